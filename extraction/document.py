@@ -1,0 +1,61 @@
+"""Bytes in, an lxml tree out: charset detection and tolerant parsing."""
+from __future__ import annotations
+
+import codecs
+import re
+
+import lxml.html
+from charset_normalizer import from_bytes
+from lxml import etree
+
+from .article import ExtractionError
+
+_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_\-:.]+)""", re.I)
+_BOMS = [(codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be")]
+
+
+def _known(name: str | None) -> str | None:
+    if not name:
+        return None
+    try:
+        return codecs.lookup(name.decode() if isinstance(name, bytes) else name).name
+    except (LookupError, UnicodeDecodeError):
+        return None
+
+
+def decode(data: bytes, charset: str | None = None) -> str:
+    """BOM first, then the caller's (HTTP) charset, then <meta charset>, then detection."""
+    for bom, name in _BOMS:
+        if data.startswith(bom):
+            return data[len(bom):].decode(name, errors="replace")
+    name = _known(charset)
+    if not name:
+        match = _META_CHARSET.search(data[:4096])
+        name = _known(match.group(1)) if match else None
+    if not name:
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            best = from_bytes(data[:200_000]).best()
+            name = best.encoding if best else "windows-1252"
+    return data.decode(name, errors="replace")
+
+
+def parse(html: str | bytes, charset: str | None = None) -> lxml.html.HtmlElement:
+    """Parse a page; raise ExtractionError for input that holds no HTML document."""
+    text = decode(html, charset) if isinstance(html, bytes) else html
+    if not text or not text.strip():
+        raise ExtractionError("empty document")
+    if text.count("\x00") > len(text) // 100:
+        raise ExtractionError("binary data, not HTML")
+    text = text.replace("\x00", "")
+    # Encoding declarations inside a str confuse lxml; the text is already decoded.
+    text = re.sub(r"^\s*<\?xml[^>]*\?>", "", text)
+    parser = lxml.html.HTMLParser(remove_comments=True, remove_pis=True, huge_tree=True)
+    try:
+        doc = lxml.html.document_fromstring(text, parser=parser)
+    except (etree.ParserError, ValueError) as exc:
+        raise ExtractionError(f"unparseable HTML: {exc}") from exc
+    if doc is None:
+        raise ExtractionError("no HTML document found")
+    return doc

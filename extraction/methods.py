@@ -1,0 +1,26 @@
+"""Registry of content-finding methods.
+
+Every method is a function ``find_article(doc) -> lxml.html.HtmlElement``: given the
+parsed page (a mutable copy), it returns an element whose subtree is the article
+(either a node of ``doc`` or a new wrapper holding the chosen nodes). It raises
+``ExtractionError`` when it finds nothing. Title, metadata, cleaning and rendering
+are shared by all methods (see ``pipeline.py``).
+"""
+from __future__ import annotations
+
+from importlib import import_module
+
+METHODS: dict[str, str] = {
+    "clump": "extraction.clump:find_article",
+}
+
+
+def get_method(name: str):
+    from .article import ExtractionError
+
+    try:
+        target = METHODS[name]
+    except KeyError:
+        raise ExtractionError(f"unknown method {name!r}; choose one of {', '.join(METHODS)}") from None
+    module, _, func = target.partition(":")
+    return getattr(import_module(module), func)
