@@ -1,0 +1,207 @@
+"""The one safe HTTP fetcher: feeds, story pages, the CLI and the demo widget all use it.
+
+Untrusted URLs are fetched with urllib3, but the host is resolved here, every address
+is checked against the policy, and the connection goes to the checked address (the Host
+header and TLS SNI carry the name), so DNS rebinding cannot swap in a private address.
+Redirects are followed by hand so that every hop is checked the same way.
+"""
+from __future__ import annotations
+
+import ipaddress
+import socket
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+from urllib.parse import urljoin, urlsplit
+
+import urllib3
+from urllib3.exceptions import HTTPError as Urllib3Error
+
+DEFAULT_USER_AGENT = "newsreader/0.1 (+self-hosted feed reader)"
+_REDIRECTS = {301, 302, 303, 307, 308}
+_CHUNK = 64 * 1024
+
+Resolver = Callable[[str, int], list[str]]
+
+
+class FetchError(Exception):
+    """A fetch that failed; ``kind`` is one of the constants below, ``status`` set for HTTP errors."""
+
+    INVALID_URL = "invalid_url"
+    REFUSED = "refused_address"
+    TOO_LARGE = "too_large"
+    TIMEOUT = "timeout"
+    CONNECTION = "connection"
+    HTTP = "http_status"
+    REDIRECTS = "too_many_redirects"
+
+    def __init__(self, kind: str, message: str, *, status: int | None = None, headers: dict | None = None):
+        super().__init__(message)
+        self.kind = kind
+        self.status = status
+        self.headers = headers or {}
+
+    @property
+    def transient(self) -> bool:
+        """Worth retrying soon: timeouts, connection trouble, 429 and 5xx."""
+        if self.kind in (self.TIMEOUT, self.CONNECTION):
+            return True
+        return self.kind == self.HTTP and (self.status == 429 or (self.status or 0) >= 500)
+
+
+def system_resolver(host: str, port: int) -> list[str]:
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise FetchError(FetchError.CONNECTION, f"cannot resolve {host}: {exc}") from exc
+    return list(dict.fromkeys(info[4][0] for info in infos))
+
+
+def parse_networks(spec: str) -> tuple:
+    """'127.0.0.1/32, ::1' -> networks; used for the FETCH_ALLOWED_NETWORKS setting."""
+    return tuple(ipaddress.ip_network(part.strip(), strict=False) for part in spec.split(",") if part.strip())
+
+
+@dataclass(frozen=True)
+class FetchPolicy:
+    allowed_networks: tuple = ()
+    connect_timeout: float = 5.0
+    read_timeout: float = 10.0
+    total_timeout: float = 30.0
+    max_bytes: int = 10 * 1024 * 1024
+    max_redirects: int = 5
+    user_agent: str = DEFAULT_USER_AGENT
+    resolver: Resolver = field(default=system_resolver, compare=False)
+
+    def check_address(self, address: str) -> None:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+        if any(ip in net for net in self.allowed_networks if net.version == ip.version):
+            return
+        embedded = getattr(ip, "ipv4_mapped", None) or _nat64(ip)
+        if embedded is not None:
+            ip = embedded
+        if not ip.is_global or ip.is_multicast or ip.is_reserved or ip.is_unspecified:
+            raise FetchError(FetchError.REFUSED, f"refused to connect to non-public address {address}")
+
+
+def _nat64(ip):
+    if ip.version == 6 and ip in ipaddress.ip_network("64:ff9b::/96"):
+        return ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+    return None
+
+
+@dataclass
+class Response:
+    url: str  # after redirects
+    status: int
+    headers: dict  # lower-case names
+    content: bytes
+    elapsed: float
+
+    @property
+    def content_type(self) -> str:
+        return self.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+
+    @property
+    def charset(self) -> str | None:
+        for part in self.headers.get("content-type", "").split(";")[1:]:
+            name, _, value = part.partition("=")
+            if name.strip().lower() == "charset" and value.strip():
+                return value.strip().strip("\"'")
+        return None
+
+
+def _target(url: str) -> tuple[str, str, int, str]:
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as exc:
+        raise FetchError(FetchError.INVALID_URL, f"invalid URL {url!r}: {exc}") from exc
+    if parts.scheme not in ("http", "https"):
+        raise FetchError(FetchError.INVALID_URL, f"only http and https URLs can be fetched, not {url!r}")
+    if not parts.hostname:
+        raise FetchError(FetchError.INVALID_URL, f"URL has no host: {url!r}")
+    if parts.username is not None or parts.password is not None:
+        raise FetchError(FetchError.INVALID_URL, "URLs with user names or passwords are refused")
+    path = parts.path or "/"
+    if parts.query:
+        path += "?" + parts.query
+    return parts.scheme, parts.hostname, port or (443 if parts.scheme == "https" else 80), path
+
+
+def _connect_address(host: str, port: int, policy: FetchPolicy) -> str:
+    addresses = policy.resolver(host, port)
+    if not addresses:
+        raise FetchError(FetchError.CONNECTION, f"{host} has no address")
+    for address in addresses:  # every answer must pass, or a round-robin could slip one in
+        policy.check_address(address)
+    return addresses[0]
+
+
+def _open(url: str, policy: FetchPolicy, headers: dict, deadline: float):
+    scheme, host, port, path = _target(url)
+    address = _connect_address(host, port, policy)
+    remaining = max(0.1, deadline - time.monotonic())
+    timeout = urllib3.Timeout(connect=min(policy.connect_timeout, remaining), read=min(policy.read_timeout, remaining))
+    default_port = 443 if scheme == "https" else 80
+    host_header = host if port == default_port else f"{host}:{port}"
+    if ":" in host and port == default_port:
+        host_header = f"[{host}]"
+    kwargs = dict(host=address, port=port, timeout=timeout, retries=False, maxsize=1)
+    if scheme == "https":
+        pool = urllib3.HTTPSConnectionPool(server_hostname=host, assert_hostname=host, **kwargs)
+    else:
+        pool = urllib3.HTTPConnectionPool(**kwargs)
+    request_headers = {"User-Agent": policy.user_agent, "Accept-Encoding": "gzip, deflate, br", **headers,
+                       "Host": host_header}
+    return pool.urlopen("GET", path, headers=request_headers, redirect=False, preload_content=False,
+                        decode_content=True, assert_same_host=False)
+
+
+def _read_body(resp, url: str, policy: FetchPolicy, deadline: float) -> bytes:
+    declared = resp.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > policy.max_bytes:
+        raise FetchError(FetchError.TOO_LARGE, f"{url} is {int(declared)} bytes, over the {policy.max_bytes} limit")
+    body = bytearray()
+    while True:
+        if time.monotonic() > deadline:
+            raise FetchError(FetchError.TIMEOUT, f"{url} took longer than {policy.total_timeout:g} s")
+        chunk = resp.read1(_CHUNK)  # returns what has arrived, so a slow drip still meets the deadline
+        if not chunk:
+            return bytes(body)
+        body += chunk
+        if len(body) > policy.max_bytes:  # counts decoded bytes, so compression bombs stop here too
+            raise FetchError(FetchError.TOO_LARGE, f"{url} is over the {policy.max_bytes} byte limit")
+
+
+def fetch(url: str, policy: FetchPolicy = FetchPolicy(), headers: dict | None = None) -> Response:
+    """GET url under policy. Returns 2xx and 304 responses; raises FetchError for anything else."""
+    started = time.monotonic()
+    deadline = started + policy.total_timeout
+    for _hop in range(policy.max_redirects + 1):
+        try:
+            resp = _open(url, policy, headers or {}, deadline)
+            try:
+                if resp.status in _REDIRECTS and resp.headers.get("location"):
+                    url = urljoin(url, resp.headers["location"])
+                    continue
+                response_headers = {k.lower(): v for k, v in resp.headers.items()}
+                if resp.status == 304:
+                    return Response(url, 304, response_headers, b"", time.monotonic() - started)
+                if not 200 <= resp.status < 300:
+                    raise FetchError(FetchError.HTTP, f"{url} answered HTTP {resp.status}", status=resp.status,
+                                     headers=response_headers)
+                content = _read_body(resp, url, policy, deadline)
+                return Response(url, resp.status, response_headers, content, time.monotonic() - started)
+            finally:
+                resp.release_conn()
+                resp.close()
+        except FetchError:
+            raise
+        except urllib3.exceptions.NewConnectionError as exc:  # a subclass of the timeout error
+            raise FetchError(FetchError.CONNECTION, f"{url}: cannot connect: {exc}") from exc
+        except (urllib3.exceptions.TimeoutError, socket.timeout) as exc:
+            raise FetchError(FetchError.TIMEOUT, f"{url} timed out: {exc}") from exc
+        except (Urllib3Error, OSError) as exc:
+            raise FetchError(FetchError.CONNECTION, f"{url} failed: {exc}") from exc
+    raise FetchError(FetchError.REDIRECTS, f"more than {policy.max_redirects} redirects")

@@ -1,0 +1,32 @@
+"""The Celery app. Three queues, so a flood of story pages never starves feed refreshes."""
+import os
+
+from celery import Celery
+from kombu import Queue
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "reader.settings")
+
+app = Celery("reader")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.conf.update(
+    task_queues=[Queue("feeds"), Queue("pages"), Queue("ranking")],
+    task_default_queue="feeds",
+    task_routes={
+        "reader.tasks.fetch_feed": {"queue": "feeds"},
+        "reader.tasks.schedule_due_feeds": {"queue": "feeds"},
+        "reader.tasks.fetch_story_page": {"queue": "pages"},
+        "reader.tasks.retrain_user": {"queue": "ranking"},
+        "reader.tasks.score_stories": {"queue": "ranking"},
+    },
+    task_acks_late=True,
+    task_reject_on_worker_lost=True,
+    worker_prefetch_multiplier=1,
+    task_ignore_result=True,
+    task_time_limit=300,
+    task_soft_time_limit=240,
+    broker_connection_retry_on_startup=True,
+    beat_schedule={
+        "schedule-due-feeds": {"task": "reader.tasks.schedule_due_feeds", "schedule": 30.0},
+    },
+)
+app.autodiscover_tasks()

@@ -1,0 +1,149 @@
+"""Feeds, their stories, who subscribes, and what each user rated, read, saved and is shown."""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+class Feed(models.Model):
+    url = models.URLField(max_length=2000, unique=True)
+    title = models.CharField(max_length=500, blank=True)
+    site_url = models.URLField(max_length=2000, blank=True)
+    etag = models.CharField(max_length=500, blank=True)
+    last_modified = models.CharField(max_length=100, blank=True)
+    last_fetched_at = models.DateTimeField(null=True, blank=True)
+    next_fetch_at = models.DateTimeField(default=timezone.now, db_index=True)
+    fetch_interval = models.PositiveIntegerField(default=3600, help_text="seconds between refreshes")
+    locked_until = models.DateTimeField(null=True, blank=True, help_text="a worker is fetching it until then")
+    error_count = models.PositiveIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    last_error_at = models.DateTimeField(null=True, blank=True)
+    extraction_method = models.CharField(
+        max_length=40, blank=True, help_text="extraction method for this feed's pages; blank uses the site setting"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.title or self.url
+
+
+class Story(models.Model):
+    class Extraction(models.TextChoices):
+        PENDING = "pending"
+        DONE = "done"
+        FAILED = "failed"
+
+    feed = models.ForeignKey(Feed, on_delete=models.CASCADE, related_name="stories")
+    guid = models.CharField(max_length=1000)
+    url = models.URLField(max_length=2000, blank=True)
+    title = models.CharField(max_length=1000, blank=True)
+    author = models.CharField(max_length=500, blank=True)
+    published = models.DateTimeField(default=timezone.now, db_index=True)
+    tags = models.JSONField(default=list, blank=True)
+    summary_html = models.TextField(blank=True, help_text="the feed's own content, sanitized")
+    content_hash = models.CharField(max_length=64, blank=True, db_index=True)
+    extracted_text = models.TextField(blank=True)
+    extracted_html = models.TextField(blank=True, help_text="the extracted article, sanitized")
+    lead_image = models.URLField(max_length=2000, blank=True)
+    extraction_method = models.CharField(max_length=40, blank=True)
+    extraction_status = models.CharField(max_length=10, choices=Extraction.choices, default=Extraction.PENDING)
+    extraction_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["feed", "guid"], name="story_unique_guid_per_feed")]
+        indexes = [models.Index(fields=["feed", "-published"])]
+        verbose_name_plural = "stories"
+
+    def __str__(self) -> str:
+        return self.title or self.url or self.guid
+
+
+class Subscription(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="subscriptions")
+    feed = models.ForeignKey(Feed, on_delete=models.CASCADE, related_name="subscriptions")
+    folder = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "feed"], name="subscription_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.user} → {self.feed}"
+
+
+class Rating(models.Model):
+    """The source of truth for a user's taste: models are rebuilt from these."""
+
+    GOOD, BAD = 1, -1
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
+    story = models.ForeignKey(Story, on_delete=models.CASCADE, related_name="ratings")
+    value = models.SmallIntegerField(choices=[(GOOD, "good"), (BAD, "bad")])
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "story"], name="rating_unique")]
+
+    @property
+    def good(self) -> bool:
+        return self.value == self.GOOD
+
+
+class Entry(models.Model):
+    """A story as it appears in one user's feed: the model's score, read and saved marks."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="entries")
+    story = models.ForeignKey(Story, on_delete=models.CASCADE, related_name="entries")
+    score = models.FloatField(default=0.5)
+    recommended = models.BooleanField(default=True)
+    reasons = models.JSONField(default=list, blank=True)
+    model_version = models.PositiveIntegerField(default=0)
+    read = models.BooleanField(default=False)
+    saved = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "story"], name="entry_unique")]
+        indexes = [
+            models.Index(fields=["user", "-score", "-id"], name="entry_ranked"),
+            models.Index(fields=["user", "recommended", "-score", "-id"], name="entry_recommended"),
+            models.Index(fields=["user", "read", "-score", "-id"], name="entry_unread"),
+            models.Index(fields=["user", "saved", "-score", "-id"], name="entry_saved"),
+        ]
+        verbose_name_plural = "entries"
+
+
+class TasteModel(models.Model):
+    """A user's trained recommender model, serialized by recommender/; rebuilt from ratings if unreadable."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="taste_model")
+    data = models.BinaryField()
+    version = models.PositiveIntegerField(default=0)
+    rating_count = models.PositiveIntegerField(default=0)
+    trained_at = models.DateTimeField(default=timezone.now)
+
+
+class Rule(models.Model):
+    """An explicit always-show / always-hide pin that overrides the model."""
+
+    class Kind(models.TextChoices):
+        WORD = "word"
+        AUTHOR = "author"
+        TAG = "tag"
+        FEED = "feed"
+
+    class Action(models.TextChoices):
+        SHOW = "show", "always show"
+        HIDE = "hide", "always hide"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rules")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    value = models.CharField(max_length=500)
+    action = models.CharField(max_length=4, choices=Action.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "kind", "value"], name="rule_unique")]

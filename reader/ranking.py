@@ -1,0 +1,102 @@
+"""Glue between the database and recommender/: ratings in, per-user models and entry scores out.
+
+Ratings are the source of truth. A model that cannot be loaded is rebuilt from them.
+"""
+from __future__ import annotations
+
+import logging
+
+import recommender
+from django.db import transaction
+from django.db.models import Count, Q
+
+from .models import Entry, Rating, Rule, Story, Subscription, TasteModel
+
+log = logging.getLogger(__name__)
+SCORE_BATCH = 2000
+
+
+def story_value(story: Story) -> recommender.Story:
+    return recommender.Story(
+        id=story.id, title=story.title, text=story.extracted_text or story.summary_html,
+        feed=story.feed_id, feed_title=story.feed.title or story.feed.url, author=story.author,
+        tags=story.tags, published=story.published, url=story.url,
+    )
+
+
+def _stories(ids) -> list[recommender.Story]:
+    return [story_value(s) for s in Story.objects.filter(id__in=list(ids)).select_related("feed")]
+
+
+def community(exclude_user_id: int | None = None) -> recommender.CommunityPrior:
+    """Good/bad counts per story over all readers except the one being modelled."""
+    votes = (Rating.objects.exclude(user_id=exclude_user_id).values("story_id")
+             .annotate(good=Count("id", filter=Q(value=Rating.GOOD)), bad=Count("id", filter=Q(value=Rating.BAD))))
+    counts = {v["story_id"]: (v["good"], v["bad"]) for v in votes}
+    return recommender.CommunityPrior([(s, *counts[s.id]) for s in _stories(counts)])
+
+
+def rules_for(user_id: int) -> list[recommender.Rule]:
+    return [recommender.Rule(kind=r.kind, value=r.value, action=r.action)
+            for r in Rule.objects.filter(user_id=user_id)]
+
+
+def rate(user, story_id: int, value: int | None) -> None:
+    """Store (or clear) a rating, then retrain that user's model after the commit."""
+    from .tasks import retrain_user
+
+    with transaction.atomic():
+        if value is None:
+            Rating.objects.filter(user=user, story_id=story_id).delete()
+        else:
+            Rating.objects.update_or_create(user=user, story_id=story_id, defaults={"value": value})
+        transaction.on_commit(lambda: retrain_user.apply_async((user.id,), countdown=1))
+
+
+def retrain(user_id: int) -> bool:
+    """Fit the user's model on all their ratings and rescore their feed. Idempotent."""
+    ratings = list(Rating.objects.filter(user_id=user_id).select_related("story__feed"))
+    rated = [(story_value(r.story), r.good) for r in ratings]
+    feeds = set(Subscription.objects.filter(user_id=user_id).values_list("feed_id", flat=True))
+    model = recommender.fit(rated, subscribed_feeds=feeds, community=community(user_id))
+    TasteModel.objects.update_or_create(
+        user_id=user_id, defaults={"data": model.to_bytes(), "rating_count": len(rated), "version": model.version}
+    )
+    entry_story_ids = Entry.objects.filter(user_id=user_id).values_list("story_id", flat=True)
+    _score_user(user_id, model, list(entry_story_ids))
+    return True
+
+
+def load_model(user_id: int):
+    """The stored model, or a fresh one fitted from the ratings when it is missing or unreadable."""
+    stored = TasteModel.objects.filter(user_id=user_id).first()
+    if stored is not None:
+        try:
+            return recommender.UserModel.from_bytes(bytes(stored.data))
+        except recommender.ModelError as exc:
+            log.warning("rebuilding unreadable model of user %s: %s", user_id, exc)
+    retrain(user_id)
+    return recommender.UserModel.from_bytes(bytes(TasteModel.objects.get(user_id=user_id).data))
+
+
+def _score_user(user_id: int, model, story_ids: list[int]) -> int:
+    rules = rules_for(user_id)
+    for start in range(0, len(story_ids), SCORE_BATCH):
+        stories = _stories(story_ids[start:start + SCORE_BATCH])
+        scored = model.score(stories, rules=rules)
+        entries = {e.story_id: e for e in Entry.objects.filter(user_id=user_id, story_id__in=[s.id for s in stories])}
+        for story, result in zip(stories, scored):
+            entry = entries.get(story.id)
+            if entry is not None:
+                entry.score, entry.recommended, entry.reasons = result.score, result.recommended, result.reasons
+                entry.model_version = model.version
+        Entry.objects.bulk_update(entries.values(), ["score", "recommended", "reasons", "model_version"])
+    return len(story_ids)
+
+
+def score_stories(story_ids: list[int]) -> int:
+    """Score new stories for every user whose feed holds them."""
+    users = Entry.objects.filter(story_id__in=story_ids).values_list("user_id", flat=True).distinct()
+    for user_id in users:
+        _score_user(user_id, load_model(user_id), story_ids)
+    return len(story_ids)
