@@ -100,7 +100,6 @@ class Entry(models.Model):
     score = models.FloatField(default=0.5)
     recommended = models.BooleanField(default=True)
     reasons = models.JSONField(default=list, blank=True)
-    model_version = models.PositiveIntegerField(default=0)
     read = models.BooleanField(default=False)
     saved = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)

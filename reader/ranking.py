@@ -5,15 +5,19 @@ Ratings are the source of truth. A model that cannot be loaded is rebuilt from t
 from __future__ import annotations
 
 import logging
+import time
 
 import recommender
 from django.db import transaction
-from django.db.models import Count, Q
+from django.db.models import Count, F, Q
+from django.utils import timezone
 
 from .models import Entry, Rating, Rule, Story, Subscription, TasteModel
 
 log = logging.getLogger(__name__)
 SCORE_BATCH = 2000
+COMMUNITY_TTL = 60.0  # seconds a worker reuses the community prior before recounting
+_community_cache: list = []
 
 
 def story_value(story: Story) -> recommender.Story:
@@ -28,17 +32,33 @@ def _stories(ids) -> list[recommender.Story]:
     return [story_value(s) for s in Story.objects.filter(id__in=list(ids)).select_related("feed")]
 
 
-def community(exclude_user_id: int | None = None) -> recommender.CommunityPrior:
-    """Good/bad counts per story over all readers except the one being modelled."""
-    votes = (Rating.objects.exclude(user_id=exclude_user_id).values("story_id")
+def community() -> recommender.CommunityPrior:
+    """Aggregate good/bad counts per story over all readers (fit() takes the user's own votes out)."""
+    if _community_cache and time.monotonic() - _community_cache[0] < COMMUNITY_TTL:
+        return _community_cache[1]
+    votes = (Rating.objects.values("story_id")
              .annotate(good=Count("id", filter=Q(value=Rating.GOOD)), bad=Count("id", filter=Q(value=Rating.BAD))))
     counts = {v["story_id"]: (v["good"], v["bad"]) for v in votes}
-    return recommender.CommunityPrior([(s, *counts[s.id]) for s in _stories(counts)])
+    prior = recommender.CommunityPrior([(s, *counts[s.id]) for s in _stories(counts)])
+    _community_cache[:] = [time.monotonic(), prior]
+    return prior
 
 
 def rules_for(user_id: int) -> list[recommender.Rule]:
     return [recommender.Rule(kind=r.kind, value=r.value, action=r.action)
             for r in Rule.objects.filter(user_id=user_id)]
+
+
+def teach_me(user_id: int, k: int = 5, pool: int = 500) -> list[int]:
+    """Ids of unrated stories in the user's feed whose rating would teach the model most."""
+    rated = Rating.objects.filter(user_id=user_id).values("story_id")
+    candidates = (Entry.objects.filter(user_id=user_id).exclude(story_id__in=rated)
+                  .order_by("-story__published").values_list("story_id", flat=True)[:pool])
+    return load_model(user_id).teach_me(_stories(candidates), k=k, community=community())
+
+
+def taste_summary(user_id: int, limit: int = 10) -> recommender.TasteSummary:
+    return load_model(user_id).taste(limit)
 
 
 def rate(user, story_id: int, value: int | None) -> None:
@@ -58,10 +78,12 @@ def retrain(user_id: int) -> bool:
     ratings = list(Rating.objects.filter(user_id=user_id).select_related("story__feed"))
     rated = [(story_value(r.story), r.good) for r in ratings]
     feeds = set(Subscription.objects.filter(user_id=user_id).values_list("feed_id", flat=True))
-    model = recommender.fit(rated, subscribed_feeds=feeds, community=community(user_id))
-    TasteModel.objects.update_or_create(
-        user_id=user_id, defaults={"data": model.to_bytes(), "rating_count": len(rated), "version": model.version}
-    )
+    model = recommender.fit(rated, subscribed_feeds=feeds, community=community())
+    stored, created = TasteModel.objects.get_or_create(
+        user_id=user_id, defaults={"data": model.to_bytes(), "rating_count": len(rated), "version": 1})
+    if not created:
+        TasteModel.objects.filter(pk=stored.pk).update(
+            data=model.to_bytes(), rating_count=len(rated), version=F("version") + 1, trained_at=timezone.now())
     entry_story_ids = Entry.objects.filter(user_id=user_id).values_list("story_id", flat=True)
     _score_user(user_id, model, list(entry_story_ids))
     return True
@@ -73,24 +95,22 @@ def load_model(user_id: int):
     if stored is not None:
         try:
             return recommender.UserModel.from_bytes(bytes(stored.data))
-        except recommender.ModelError as exc:
+        except recommender.ModelError as exc:  # ratings are the source of truth: refit
             log.warning("rebuilding unreadable model of user %s: %s", user_id, exc)
     retrain(user_id)
     return recommender.UserModel.from_bytes(bytes(TasteModel.objects.get(user_id=user_id).data))
 
 
 def _score_user(user_id: int, model, story_ids: list[int]) -> int:
-    rules = rules_for(user_id)
+    model = model.with_rules(rules_for(user_id))
+    prior = community()
     for start in range(0, len(story_ids), SCORE_BATCH):
-        stories = _stories(story_ids[start:start + SCORE_BATCH])
-        scored = model.score(stories, rules=rules)
-        entries = {e.story_id: e for e in Entry.objects.filter(user_id=user_id, story_id__in=[s.id for s in stories])}
-        for story, result in zip(stories, scored):
-            entry = entries.get(story.id)
-            if entry is not None:
-                entry.score, entry.recommended, entry.reasons = result.score, result.recommended, result.reasons
-                entry.model_version = model.version
-        Entry.objects.bulk_update(entries.values(), ["score", "recommended", "reasons", "model_version"])
+        scored = {s.story_id: s for s in model.score(_stories(story_ids[start:start + SCORE_BATCH]), prior)}
+        entries = list(Entry.objects.filter(user_id=user_id, story_id__in=list(scored)))
+        for entry in entries:
+            result = scored[entry.story_id]
+            entry.score, entry.recommended, entry.reasons = result.score, result.recommended, result.reasons
+        Entry.objects.bulk_update(entries, ["score", "recommended", "reasons"])
     return len(story_ids)
 
 
