@@ -1,0 +1,20 @@
+"""Per-user story recommender: plain Python (numpy/scipy/scikit-learn), no Django.
+
+    >>> from recommender import Story, fit, CommunityPrior, Rule
+    >>> model = fit([(story, True), (other, False)], subscribed_feeds=["energy"])
+    >>> model.score([new_story])[0].reasons
+
+See docs/recommender.md for the full API.
+"""
+from .community import CommunityPrior
+from .features import FEATURE_VERSION, FeatureError, StoryFeatures, featurize
+from .model import AgreementPoint, ScoredStory, TasteSummary, UserModel
+from .rules import HIDE, SHOW, Rule
+from .storage import ModelError
+from .story import Story
+from .training import fit
+
+__all__ = [
+    "AgreementPoint", "CommunityPrior", "FEATURE_VERSION", "FeatureError", "HIDE", "ModelError", "Rule",
+    "SHOW", "ScoredStory", "Story", "StoryFeatures", "TasteSummary", "UserModel", "featurize", "fit",
+]

@@ -1,0 +1,87 @@
+"""Community priors: what other readers rated good, per story and per feature.
+
+Built from aggregate vote counts only (never who voted), and a count is used only once at least
+``min_raters`` votes stand behind it, so no single reader's ratings show through in another's view.
+``fit`` removes the user's own votes (``excluding``) so a model never learns its own labels back
+from the crowd.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+from scipy import sparse
+
+from .features import DIM, StoryFeatures, as_features
+
+# Pseudo-votes pulling thin counts toward the global rate.
+SMOOTHING = 4.0
+
+
+def _log_odds(good, bad, base: float, min_votes: int):
+    good, bad = np.asarray(good, np.float64), np.asarray(bad, np.float64)
+    odds = np.log((good + SMOOTHING * base) / (bad + SMOOTHING * (1 - base))) - np.log(base / (1 - base))
+    return np.where(good + bad >= min_votes, odds, 0.0)
+
+
+class CommunityPrior:
+    """Aggregated good/bad counts across readers.
+
+    ``votes``: iterable of ``(story, good_count, bad_count)`` where story is a Story or StoryFeatures;
+    counts may include the user being fitted (``fit`` subtracts that user's own ratings).
+    """
+
+    def __init__(self, votes: Iterable[tuple[object, int, int]] = (), min_raters: int = 3):
+        votes = list(votes)
+        self.min_raters = min_raters
+        features = as_features([story for story, _, _ in votes])
+        good = np.array([g for _, g, _ in votes], dtype=np.float64)
+        bad = np.array([b for _, _, b in votes], dtype=np.float64)
+        if (good < 0).any() or (bad < 0).any():
+            raise ValueError("community vote counts must be non-negative")
+        self._story = {f.story_id: (g, b) for f, g, b in zip(features, good, bad)}
+        self._features = {f.story_id: f for f in features}
+        self._good = np.zeros(DIM, np.float64)
+        self._bad = np.zeros(DIM, np.float64)
+        for f, g, b in zip(features, good, bad):
+            self._good[f.indices] += g
+            self._bad[f.indices] += b
+        self._refresh()
+
+    def _refresh(self):
+        total_good = sum(g for g, _ in self._story.values())
+        total = total_good + sum(b for _, b in self._story.values())
+        self.base_rate = float(np.clip((total_good + 1) / (total + 2), 0.02, 0.98))
+        self._topic = _log_odds(self._good, self._bad, self.base_rate, self.min_raters).astype(np.float32)
+
+    def excluding(self, ratings: Iterable[tuple[object, bool]]) -> "CommunityPrior":
+        """A copy without one user's ratings (stories unknown to the community are ignored)."""
+        twin = object.__new__(CommunityPrior)
+        twin.min_raters = self.min_raters
+        twin._story = dict(self._story)
+        twin._features = self._features
+        twin._good, twin._bad = self._good.copy(), self._bad.copy()
+        for story, good in ratings:
+            story_id = story.story_id if isinstance(story, StoryFeatures) else story.id
+            if story_id not in twin._story:
+                continue
+            g, b = twin._story[story_id]
+            g, b = (max(g - 1, 0), b) if good else (g, max(b - 1, 0))
+            twin._story[story_id] = (g, b)
+            target = twin._good if good else twin._bad
+            idx = twin._features[story_id].indices
+            target[idx] = np.maximum(target[idx] - 1, 0)
+        twin._refresh()
+        return twin
+
+    def story_log_odds(self, features: list[StoryFeatures]) -> np.ndarray:
+        """How much more (or less) than usual other readers liked each very story; 0 if too few votes."""
+        counts = np.array([self._story.get(f.story_id, (0, 0)) for f in features], np.float64).reshape(-1, 2)
+        return _log_odds(counts[:, 0], counts[:, 1], self.base_rate, self.min_raters)
+
+    def topic_log_odds(self, X: sparse.csr_matrix) -> np.ndarray:
+        """How much other readers like what each story is about (its words, tags, feed...)."""
+        return np.asarray(X @ self._topic, dtype=np.float64).ravel()
+
+    def feature_log_odds(self, indices: np.ndarray) -> np.ndarray:
+        return self._topic[indices]

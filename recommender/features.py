@@ -1,0 +1,154 @@
+"""Per-story features, computed once and shared by every user.
+
+Features are hashed (no vocabulary to store or keep in sync), so ``featurize`` is a pure function of
+the story: the reader may recompute features at will or store ``StoryFeatures.to_json()`` beside the
+story. Each feature keeps its kind and unhashed key so that explanations and rules can name it.
+"""
+from __future__ import annotations
+
+import json
+import re
+import zlib
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import sparse
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+from .story import Story
+
+# Bump whenever featurize() would give different output for the same story: stored features and
+# models carry it, and a mismatch means "recompute" rather than silently mixing spaces.
+FEATURE_VERSION = 1
+DIM = 1 << 18
+
+# Kinds of features and how much each group weighs (every group is L2-normalised first, so these are
+# the relative voices of text, title, tags...). Tags, feed and author name what a story is about
+# or where it is from, so they speak louder than any single word of text.
+GROUP_WEIGHTS = {
+    "word": 0.8,
+    "title": 0.8,
+    "tag": 1.0,
+    "feed": 1.0,
+    "author": 0.8,
+    "site": 0.5,
+}
+KINDS = tuple(GROUP_WEIGHTS)
+
+# Only the lead of a long story is read: topics are stated early, and it bounds featurising cost.
+MAX_TEXT_WORDS = 400
+_WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|['’-](?=[^\W\d_]))*")
+_STOP = frozenset(ENGLISH_STOP_WORDS) | {"said", "says", "say", "new", "year", "also", "would"}
+
+
+class FeatureError(ValueError):
+    """Stored features that cannot be read back (corrupt JSON or another FEATURE_VERSION)."""
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased word tokens without stop words; works for any script that separates words."""
+    return [w for w in _WORD.findall((text or "").lower()) if len(w) > 1 and w not in _STOP]
+
+
+def feature_index(kind: str, key: str) -> int:
+    return zlib.crc32(f"{kind}\x1f{key}".encode()) & (DIM - 1)
+
+
+@dataclass(frozen=True)
+class StoryFeatures:
+    """Sparse hashed features of one story, with names kept for explanations and rules.
+
+    ``indices`` are sorted and unique; ``kinds``/``keys`` name the first feature hashed to each index.
+    """
+
+    story_id: object
+    indices: np.ndarray
+    values: np.ndarray
+    kinds: tuple[str, ...]
+    keys: tuple[str, ...]
+    feed: str = ""
+    feed_title: str = ""
+
+    def label(self, position: int) -> str:
+        if self.kinds[position] == "feed" and self.feed_title:
+            return self.feed_title
+        return self.keys[position]
+
+    def to_json(self) -> str:
+        return json.dumps({
+            "v": FEATURE_VERSION, "id": self.story_id, "feed": self.feed, "feed_title": self.feed_title,
+            "f": [[k, key, round(float(v), 5)] for k, key, v in zip(self.kinds, self.keys, self.values)],
+        }, ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, data: str | bytes) -> "StoryFeatures":
+        try:
+            doc = json.loads(data)
+            if doc.get("v") != FEATURE_VERSION:
+                raise FeatureError(f"stored features have version {doc.get('v')!r}, "
+                                   f"this code reads {FEATURE_VERSION}; recompute them")
+            return _assemble(doc["id"], [(k, key, float(v)) for k, key, v in doc["f"]],
+                             doc.get("feed", ""), doc.get("feed_title", ""))
+        except FeatureError:
+            raise
+        except (ValueError, KeyError, TypeError) as exc:
+            raise FeatureError(f"stored features are corrupt: {exc}") from exc
+
+
+def _group(kind: str, counts: Counter) -> list[tuple[str, str, float]]:
+    """Sub-linear term frequency, L2-normalised within the group, times the group's weight."""
+    if not counts:
+        return []
+    raw = {key: 1.0 + np.log(n) for key, n in counts.items()}
+    norm = np.sqrt(sum(v * v for v in raw.values()))
+    return [(kind, key, GROUP_WEIGHTS[kind] * v / norm) for key, v in raw.items()]
+
+
+def _assemble(story_id, entries, feed: str, feed_title: str) -> StoryFeatures:
+    merged: dict[int, list] = {}
+    for kind, key, value in entries:
+        index = feature_index(kind, key)
+        if index in merged:
+            merged[index][2] += value  # hash collision: one column, first name kept
+        else:
+            merged[index] = [kind, key, value]
+    order = sorted(merged)
+    return StoryFeatures(
+        story_id=story_id,
+        indices=np.array(order, dtype=np.int32),
+        values=np.array([merged[i][2] for i in order], dtype=np.float32),
+        kinds=tuple(merged[i][0] for i in order),
+        keys=tuple(merged[i][1] for i in order),
+        feed=feed, feed_title=feed_title,
+    )
+
+
+def featurize(story: Story) -> StoryFeatures:
+    """The story's features; a story with no text at all still gets its feed/site features."""
+    feed = "" if story.feed is None else str(story.feed)
+    entries = []
+    entries += _group("title", Counter(words(story.title)))
+    entries += _group("word", Counter(words(story.text)[:MAX_TEXT_WORDS]))
+    entries += _group("tag", Counter({t.strip().lower(): 1 for t in story.tags if t.strip()}))
+    entries += _group("feed", Counter({feed: 1} if feed else {}))
+    entries += _group("author", Counter({story.author.strip().lower(): 1} if story.author.strip() else {}))
+    entries += _group("site", Counter({story.domain.lower(): 1} if story.domain else {}))
+    return _assemble(story.id, entries, feed, story.feed_title or feed)
+
+
+def as_features(items) -> list[StoryFeatures]:
+    """Accept Story or StoryFeatures objects alike."""
+    return [item if isinstance(item, StoryFeatures) else featurize(item) for item in items]
+
+
+def matrix(features: list[StoryFeatures]) -> sparse.csr_matrix:
+    """Stack features into a CSR matrix (stories x DIM)."""
+    lengths = np.fromiter((len(f.indices) for f in features), dtype=np.int64, count=len(features))
+    indptr = np.concatenate(([0], np.cumsum(lengths)))
+    if len(features) and indptr[-1]:
+        indices = np.concatenate([f.indices for f in features])
+        values = np.concatenate([f.values for f in features])
+    else:
+        indices, values = np.zeros(0, np.int32), np.zeros(0, np.float32)
+    return sparse.csr_matrix((values, indices, indptr), shape=(len(features), DIM))

@@ -1,0 +1,188 @@
+"""A reader's model: a linear model over shared story features, with community and feed priors."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+
+import numpy as np
+from scipy.special import expit
+
+from . import explain, storage
+from .community import CommunityPrior
+from .features import DIM, StoryFeatures, as_features, matrix
+from .rules import Rule, first_match
+
+# Dense per-story signals beside the hashed features, in this order.
+EXTRAS = ("crowd_story", "crowd_topic", "subscribed")
+
+
+@dataclass(frozen=True)
+class ScoredStory:
+    story_id: object
+    score: float  # probability that the user rates the story good (before rules)
+    recommended: bool  # after rules
+    reasons: list[str]  # in words, strongest first; a rule's reason comes first
+    rule: Rule | None = None
+
+
+@dataclass(frozen=True)
+class AgreementPoint:
+    """How well the model agrees with one stretch of the user's past ratings (oldest first)."""
+
+    first_rating: int  # index into the ratings given to fit()
+    ratings: int
+    agreement: float  # share of those ratings the model's recommended/not call agrees with
+    until: datetime | None  # latest published date in the stretch, when known
+
+
+@dataclass(frozen=True)
+class TasteSummary:
+    likes: list[tuple[str, str, float]]  # (kind, label, weight), strongest first
+    dislikes: list[tuple[str, str, float]]
+    agreement: list[AgreementPoint]
+    good_ratings: int
+    bad_ratings: int
+
+
+@dataclass(frozen=True)
+class UserModel:
+    indices: np.ndarray  # sorted hashed feature indices with a weight
+    weights: np.ndarray
+    extras: np.ndarray  # weights of EXTRAS
+    intercept: float
+    threshold: float  # log-odds cut-off for "recommended", chosen for recall
+    subscribed: frozenset[str] = frozenset()
+    rules: tuple[Rule, ...] = ()
+    names: dict[int, tuple[str, str]] = field(default_factory=dict)  # strongest features' names
+    agreement: tuple[AgreementPoint, ...] = ()
+    good_ratings: int = 0
+    bad_ratings: int = 0
+    _dense: list = field(default_factory=list, repr=False, compare=False)
+
+    # -- scoring -----------------------------------------------------------------------------
+    def _weight_vector(self) -> np.ndarray:
+        if not self._dense:  # built on first use: scoring is a gather, not a search
+            dense = np.zeros(DIM, np.float32)
+            dense[self.indices] = self.weights
+            self._dense.append(dense)
+        return self._dense[0]
+
+    def _extra_values(self, features: list[StoryFeatures], X, community: CommunityPrior | None):
+        values = np.zeros((len(features), len(EXTRAS)))
+        if community is not None:
+            values[:, 0] = community.story_log_odds(features)
+            values[:, 1] = community.topic_log_odds(X)
+        if self.subscribed:
+            values[:, 2] = [f.feed in self.subscribed for f in features]
+        return values
+
+    def _logits(self, features, community):
+        X = matrix(features)
+        extra = self._extra_values(features, X, community)
+        return X @ self._weight_vector() + extra @ self.extras + self.intercept, X, extra
+
+    def predict(self, stories, community: CommunityPrior | None = None) -> np.ndarray:
+        """Probabilities of a good rating, without rules or reasons: the fast path for ranking."""
+        features = as_features(stories)
+        if not features:
+            return np.zeros(0)
+        return expit(self._logits(features, community)[0])
+
+    def score(self, stories, community: CommunityPrior | None = None,
+              explain_reasons: bool = True) -> list[ScoredStory]:
+        """Score, recommend and explain each story (Story or StoryFeatures), rules applied."""
+        features = as_features(stories)
+        if not features:
+            return []
+        z, X, extra = self._logits(features, community)
+        w = self._weight_vector()
+        out = []
+        for row, f in enumerate(features):
+            rule = first_match(self.rules, f)
+            recommended = bool(z[row] >= self.threshold) if rule is None else rule.action == "show"
+            why = []
+            if explain_reasons:
+                contributions = [(float(v * w[i]), f.kinds[k], f.label(k))
+                                 for k, (i, v) in enumerate(zip(f.indices, f.values))]
+                contributions += [(float(extra[row, j] * self.extras[j]), name, "")
+                                  for j, name in enumerate(EXTRAS)]
+                why = explain.reasons(contributions)
+            if rule is not None:
+                why = [rule.explain()] + why
+            out.append(ScoredStory(f.story_id, float(expit(z[row])), recommended, why, rule))
+        return out
+
+    # -- teaching ----------------------------------------------------------------------------
+    def teach_me(self, stories, k: int = 5, community: CommunityPrior | None = None) -> list:
+        """Ids of up to ``k`` unrated stories whose rating would teach the model most.
+
+        Uncertain stories (near the cut-off) about things the model has not learnt yet come first;
+        near-duplicates of an already chosen story are skipped so each answer teaches something new.
+        """
+        features = as_features(stories)
+        if not features:
+            return []
+        z, X, _ = self._logits(features, community)
+        p = expit(z - self.threshold)
+        known = X.copy()
+        known.data = known.data ** 2
+        mass = np.asarray(known.sum(axis=1)).ravel()
+        known.data = known.data * (self._weight_vector()[known.indices] != 0)
+        novelty = 1 - np.asarray(known.sum(axis=1)).ravel() / np.maximum(mass, 1e-9)
+        gain = p * (1 - p) * (1 + novelty)
+        norms = np.sqrt(np.maximum(mass, 1e-12))
+        chosen: list[int] = []
+        for row in np.argsort(-gain, kind="stable"):
+            if len(chosen) == k:
+                break
+            if chosen:
+                sims = (X[chosen] @ X[row].T).toarray().ravel() / (norms[chosen] * norms[row])
+                if sims.max() > 0.6:
+                    continue
+            chosen.append(int(row))
+        return [features[row].story_id for row in chosen]
+
+    # -- summary -----------------------------------------------------------------------------
+    def taste(self, limit: int = 10) -> TasteSummary:
+        """Strongest features both ways, and agreement with past ratings over time."""
+        named = [(kind, label, float(self.weights[np.searchsorted(self.indices, i)]))
+                 for i, (kind, label) in self.names.items()]
+        likes = sorted((n for n in named if n[2] > 0), key=lambda n: -n[2])[:limit]
+        dislikes = sorted((n for n in named if n[2] < 0), key=lambda n: n[2])[:limit]
+        return TasteSummary(likes, dislikes, list(self.agreement), self.good_ratings, self.bad_ratings)
+
+    def with_rules(self, rules) -> "UserModel":
+        """The same model under another set of rules (no refit needed)."""
+        return replace(self, rules=tuple(rules), _dense=list(self._dense))
+
+    def to_bytes(self) -> bytes:
+        """Compact, versioned and checksummed; at most storage.MAX_BYTES (50 KB)."""
+        return storage.dump({
+            "indices": self.indices, "weights": self.weights, "extras": self.extras,
+            "intercept": self.intercept, "threshold": self.threshold,
+            "subscribed": sorted(self.subscribed),
+            "rules": [[r.kind, r.value, r.action] for r in self.rules],
+            "names": [[int(i), kind, label] for i, (kind, label) in self.names.items()],
+            "agreement": [[a.first_rating, a.ratings, a.agreement, a.until.isoformat() if a.until else None]
+                          for a in self.agreement],
+            "good": self.good_ratings, "bad": self.bad_ratings,
+        })
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "UserModel":
+        """Raises ``storage.ModelError`` (a ValueError) on corrupt data or another format version;
+        the caller then refits from the user's ratings, which stay the source of truth."""
+        doc = storage.load(data)
+        try:
+            return cls(
+                indices=doc["indices"], weights=doc["weights"], extras=doc["extras"],
+                intercept=float(doc["intercept"]), threshold=float(doc["threshold"]),
+                subscribed=frozenset(doc["subscribed"]),
+                rules=tuple(Rule(*r) for r in doc["rules"]),
+                names={int(i): (kind, label) for i, kind, label in doc["names"]},
+                agreement=tuple(AgreementPoint(f, n, a, datetime.fromisoformat(u) if u else None)
+                                for f, n, a, u in doc["agreement"]),
+                good_ratings=int(doc["good"]), bad_ratings=int(doc["bad"]),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise storage.ModelError(f"stored model is corrupt: {exc}") from exc

@@ -1,0 +1,125 @@
+"""Fitting a reader's model from their ratings, with priors for when ratings are few."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from . import logistic
+from .community import CommunityPrior
+from .features import StoryFeatures, as_features, matrix
+from .model import EXTRAS, AgreementPoint, UserModel
+from .rules import Rule
+
+# Ridge strength on feature weights: with a handful of ratings no single word may dominate.
+FEATURE_PENALTY = 1.0
+# Priors on the dense signals: follow the crowd and one's own feed choices unless ratings disagree.
+EXTRA_PRIOR = np.array([0.7, 0.7, 1.0])
+EXTRA_PENALTY = np.array([3.0, 3.0, 3.0])
+INTERCEPT_PENALTY = 0.1
+# Share of good stories the "recommended" cut-off aims to keep.
+TARGET_RECALL = 0.8
+# Above this many ratings the cut-off comes from in-sample scores (optimism is small by then,
+# and cross-validation would cost the retrain budget).
+CROSS_VALIDATE_UP_TO = 300
+MAX_WEIGHTS = 4000
+NAMES_KEPT = 30
+AGREEMENT_POINTS = 10
+
+
+def _design(features, X, subscribed, community):
+    extra = np.zeros((len(features), len(EXTRAS)))
+    if community is not None:
+        extra[:, 0] = community.story_log_odds(features)
+        extra[:, 1] = community.topic_log_odds(X)
+    if subscribed:
+        extra[:, 2] = [f.feed in subscribed for f in features]
+    columns, inverse = np.unique(X.indices, return_inverse=True)
+    Xc = X.copy()
+    Xc.indices = inverse.astype(np.int32)
+    Xc._shape = (X.shape[0], len(columns))
+    return columns, Xc, extra
+
+
+def _solve(Xc, extra, y, intercept_prior):
+    from scipy import sparse
+
+    design = sparse.hstack([Xc, sparse.csr_matrix(extra)], format="csr")
+    penalty = np.concatenate([np.full(Xc.shape[1], FEATURE_PENALTY), EXTRA_PENALTY])
+    prior = np.concatenate([np.zeros(Xc.shape[1]), EXTRA_PRIOR])
+    w, b = logistic.fit(design, y, np.zeros(len(y)), penalty, prior, intercept_prior, INTERCEPT_PENALTY)
+    return w[:Xc.shape[1]], w[Xc.shape[1]:], b
+
+
+def _recall_cutoff(Xc, extra, y, logits, intercept_prior) -> float:
+    """Log-odds cut-off that keeps TARGET_RECALL of good stories, judged out of sample when possible."""
+    goods, bads = int(y.sum()), int(len(y) - y.sum())
+    if goods == 0:
+        return float(np.min(logits)) if len(logits) else 0.0  # nothing to go on: hide nothing
+    if min(goods, bads) >= 3 and len(y) <= CROSS_VALIDATE_UP_TO:
+        folds = np.arange(len(y)) % 3
+        held_out = np.empty(len(y))
+        for k in range(3):
+            train, test = folds != k, folds == k
+            w, e, b = _solve(Xc[train], extra[train], y[train], intercept_prior)
+            held_out[test] = Xc[test] @ w + extra[test] @ e + b
+        logits = held_out
+    return float(np.quantile(logits[y == 1], 1 - TARGET_RECALL))
+
+
+def _agreement(features, y, logits, threshold) -> tuple[AgreementPoint, ...]:
+    if not len(y):
+        return ()
+    agree = (logits >= threshold) == (y == 1)
+    points = []
+    for chunk in np.array_split(np.arange(len(y)), min(AGREEMENT_POINTS, len(y))):
+        dates = [features[i].published for i in chunk if getattr(features[i], "published", None)]
+        points.append(AgreementPoint(int(chunk[0]), len(chunk), float(agree[chunk].mean()),
+                                     max(dates) if dates else None))
+    return tuple(points)
+
+
+def fit(ratings: Iterable[tuple[object, bool]], subscribed_feeds: Iterable = (),
+        community: CommunityPrior | None = None, rules: Iterable[Rule] = ()) -> UserModel:
+    """Fit a user's model.
+
+    ``ratings``: (Story or StoryFeatures, good) pairs, oldest first; any number, including none or
+    only one class. ``subscribed_feeds``: feed ids the user subscribes to. ``community``: aggregate
+    votes of all readers (the user's own votes in it are removed here).
+    """
+    ratings = [(story, bool(good)) for story, good in ratings]
+    stories = [story for story, _ in ratings]
+    features = as_features(stories)
+    subscribed = frozenset(str(f) for f in subscribed_feeds)
+    if community is not None:
+        community = community.excluding(ratings)
+    y = np.array([good for _, good in ratings], dtype=np.float64)
+    base = community.base_rate if community is not None else 0.5
+    intercept_prior = float(np.log(base / (1 - base)))
+    X = matrix(features)
+    columns, Xc, extra = _design(features, X, subscribed, community)
+    w, e, b = _solve(Xc, extra, y, intercept_prior)
+    logits = Xc @ w + extra @ e + b
+    threshold = _recall_cutoff(Xc, extra, y, logits, intercept_prior)
+    keep = np.sort(np.argsort(-np.abs(w), kind="stable")[:MAX_WEIGHTS])
+    keep = keep[w[keep] != 0]
+    names = _names(features, columns, w)
+    return UserModel(
+        indices=columns[keep].astype(np.int32), weights=w[keep].astype(np.float32), extras=e,
+        intercept=b, threshold=threshold, subscribed=subscribed, rules=tuple(rules), names=names,
+        agreement=_agreement(stories, y, logits, threshold),
+        good_ratings=int(y.sum()), bad_ratings=int(len(y) - y.sum()),
+    )
+
+
+def _names(features: list[StoryFeatures], columns: np.ndarray, w: np.ndarray) -> dict[int, tuple[str, str]]:
+    """Names of the strongest features both ways, for the taste summary."""
+    order = np.argsort(w)
+    wanted = set(columns[order[:NAMES_KEPT]][w[order[:NAMES_KEPT]] < 0]) | \
+        set(columns[order[-NAMES_KEPT:]][w[order[-NAMES_KEPT:]] > 0])
+    names = {}
+    for f in features:
+        for k, index in enumerate(f.indices):
+            if index in wanted and index not in names:
+                names[int(index)] = (f.kinds[k], f.label(k))
+    return names
