@@ -122,7 +122,8 @@ CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL or "filesystem
 BROKER_DIR = VAR_DIR / "broker"
 if CELERY_BROKER_URL == "filesystem://":
     BROKER_DIR.mkdir(exist_ok=True)
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"data_folder_in": str(BROKER_DIR), "data_folder_out": str(BROKER_DIR)}
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"data_folder_in": str(BROKER_DIR), "data_folder_out": str(BROKER_DIR),
+                                       "polling_interval": 0.2}
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 

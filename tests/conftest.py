@@ -101,36 +101,21 @@ def _database_url(settings_dict) -> str:
     return f"postgres://{auth}{settings_dict.get('HOST') or '127.0.0.1'}:{settings_dict.get('PORT') or 5432}/{name}"
 
 
-@pytest.fixture(scope="session")
-def broker_env(tmp_path_factory):
-    """The real broker: Redis when REDIS_URL is set, else the disk transport in a fresh folder."""
-    env = {}
-    if not os.environ.get("REDIS_URL") and not os.environ.get("CELERY_BROKER_URL"):
-        env["VAR_DIR"] = str(tmp_path_factory.mktemp("worker-var"))
-    return env
-
-
 @pytest.fixture
-def celery_worker_process(transactional_db, broker_env, settings, allow_loopback):
-    """A real `celery worker` process on the test database and the real broker."""
+def celery_worker_process(transactional_db, settings, allow_loopback):
+    """A real `celery worker` process on the test database and the same broker as this process:
+    Redis when REDIS_URL is set, else the disk transport in VAR_DIR."""
     from celery import current_app
     from django.db import connection
 
-    env = {**os.environ, **broker_env, "DATABASE_URL": _database_url(connection.settings_dict),
+    _purge_queues(current_app, settings)
+    env = {**os.environ, "DATABASE_URL": _database_url(connection.settings_dict), "VAR_DIR": str(settings.VAR_DIR),
            "FETCH_ALLOWED_NETWORKS": "127.0.0.1/32", "SECRET_KEY": settings.SECRET_KEY}
     env.pop("TEST_DATABASE_NAME", None)
-    if "VAR_DIR" in broker_env:
-        # This process must send to the same disk broker folder as the worker reads.
-        folder = str(Path(broker_env["VAR_DIR"]) / "broker")
-        Path(folder).mkdir(exist_ok=True)
-        current_app.conf.broker_transport_options = {"data_folder_in": folder, "data_folder_out": folder}
-        current_app.pool.force_close_all()
-    else:
-        _purge_queues(current_app)
-    log = open(Path(env.get("VAR_DIR", ROOT / "var")) / "test-worker.log", "w")
+    log = open(Path(settings.VAR_DIR) / "test-worker.log", "w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "reader", "worker", "-Q", "feeds,pages,ranking",
-         "-c", "2", "--pool", "prefork", "--without-gossip", "--without-mingle", "-l", "INFO"],
+         "-c", "2", "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "INFO"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
     )
     yield proc
@@ -143,7 +128,12 @@ def celery_worker_process(transactional_db, broker_env, settings, allow_loopback
     log.close()
 
 
-def _purge_queues(app):
+def _purge_queues(app, settings):
+    """Nothing left over from an earlier run may reach this test's worker."""
+    if settings.CELERY_BROKER_URL == "filesystem://":
+        for message in Path(settings.BROKER_DIR).glob("*"):
+            message.unlink(missing_ok=True)
+        return
     with app.connection_for_write() as conn:
         for queue in ("feeds", "pages", "ranking"):
             conn.default_channel.queue_purge(queue)
