@@ -212,7 +212,7 @@ def test_page_is_surrounded_by_clutter(site, desk):
     story = stories_of(desk, site.stories)[0]
     tree = page_tree(site, story["slug"])
     text = tree.text_content()
-    assert len(tree.xpath("//header//nav//a")) >= 8
+    assert len(tree.xpath("//header//nav//a")) >= 10
     assert len(tree.xpath("//footer//a")) >= 12
     assert tree.xpath('//nav[@aria-label="Breadcrumb"]//a')
     assert "Share this story" in text and "Advertisement" in text
@@ -233,6 +233,17 @@ def test_layouts_differ_between_desks(site):
     for a in layouts:
         for b in layouts:
             assert a == b or len(a ^ b) >= 5
+
+
+@pytest.mark.parametrize("desk", ["city", "sports", "business"])
+def test_some_clutter_sits_between_article_paragraphs(site, desk):
+    story = stories_of(desk, site.stories)[0]
+    body = page_tree(site, story["slug"]).xpath("//p[. = $p]/..", p=story["paragraphs"][0])[0]
+    children = list(body)
+    box = next(i for i, child in enumerate(children) if child.tag in {"section", "form", "div"})
+    assert any(child.tag == "p" for child in children[:box])
+    assert any(child.tag == "p" for child in children[box + 1:])
+    assert not any(p in children[box].text_content() for p in story["paragraphs"])
 
 
 def test_rich_blocks_are_rendered_as_semantic_markup(site):

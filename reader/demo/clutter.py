@@ -9,8 +9,9 @@ from html import escape
 
 from .catalog import DESKS
 
-INFO_PAGES = ["about", "contact", "corrections", "newsletters", "advertise", "careers",
-              "privacy", "terms", "accessibility", "archive", "puzzles", "weather"]
+INFO_PAGES = ["about", "contact", "advertise", "careers", "privacy", "terms", "accessibility",
+              "corrections", "newsletters", "archive", "puzzles", "weather", "podcasts", "events"]
+NAV_PAGES = INFO_PAGES[7:]
 
 # Short, generic reader comments; each page shows a few, picked by its slug.
 COMMENTS = [
@@ -32,7 +33,7 @@ COMMENTS = [
 def site_header(layout, base):
     desks = "".join(f'<li><a href="{base}/#{slug}">{escape(title)}</a></li>' for slug, title in DESKS)
     extra = "".join(f'<li><a href="{base}/info/{name}.html">{name.title()}</a></li>'
-                    for name in INFO_PAGES[9:])
+                    for name in NAV_PAGES)
     return (
         f'<header class="{layout.header}"><a class="logo" href="{base}/">The Marrowgate Courier</a>'
         f'<nav class="{layout.nav}" aria-label="Sections"><ul><li><a href="{base}/">Home</a></li>'
@@ -52,8 +53,8 @@ def breadcrumb(layout, base, story):
 
 def share_bar(layout, url):
     networks = ["Email", "Copy link", "Print", "Save for later"]
-    links = "".join(f'<a class="share-{n.split()[0].lower()}" href="{escape(url)}#share">{n}</a>'
-                    for n in networks)
+    links = " · ".join(f'<a class="share-{n.split()[0].lower()}" href="{escape(url)}#share">{n}</a>'
+                       for n in networks)
     return f'<div class="{layout.share}">Share this story: {links}</div>'
 
 

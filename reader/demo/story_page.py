@@ -30,7 +30,7 @@ class Layout:
     share_on_top: bool = True
     sidebar_first: bool = False
     cookies_first: bool = False
-    # A clutter box placed inside the article body after this many blocks, or None.
+    # A clutter box placed inside the article body after this many paragraphs, or None.
     inline_box: str | None = None
     inline_after: int = 2
 
@@ -61,15 +61,15 @@ def render_story_page(story, stories, base):
     same_desk = [s for s in stories if s["desk"] == story["desk"] and s is not story]
     elsewhere = [s for s in stories if s["desk"] != story["desk"]]
     boxes = {
-        "related": clutter.related(layout, base, same_desk),
-        "newsletter": clutter.newsletter(layout, base),
-        "share": clutter.share_bar(layout, url),
+        "related": lambda: clutter.related(layout, base, same_desk),
+        "newsletter": lambda: clutter.newsletter(layout, base),
+        "share": lambda: clutter.share_bar(layout, url),
     }
-    inline = boxes.pop(layout.inline_box) if layout.inline_box else ""
+    inline = boxes[layout.inline_box]() if layout.inline_box else ""
+    after = "".join(boxes[name]() for name in ("related", "newsletter") if name != layout.inline_box)
     main = (
         f'<{layout.main_tag} class="{layout.main}">'
-        f"{_article(layout, story, base, url, inline)}"
-        f'{boxes.get("related", "")}{boxes.get("newsletter", "")}{clutter.comments(layout, url)}'
+        f"{_article(layout, story, base, url, inline)}{after}{clutter.comments(layout, url)}"
         f"</{layout.main_tag}>"
     )
     side = clutter.sidebar(layout, base, elsewhere)
@@ -90,7 +90,7 @@ def render_story_page(story, stories, base):
 def _article(layout, story, base, url, inline):
     blocks = article_blocks(story, base)
     if inline:
-        blocks.insert(layout.inline_after, inline)
+        blocks.insert(_after_paragraph(story["body"], layout.inline_after), inline)
     share = clutter.share_bar(layout, url) if layout.inline_box != "share" else ""
     top, bottom = (share, "") if layout.share_on_top else ("", share)
     return (
@@ -99,3 +99,13 @@ def _article(layout, story, base, url, inline):
         f'<p class="tags">Topics: {", ".join(escape(t) for t in story["tags"])}</p>'
         f"</{layout.article_tag}>"
     )
+
+
+def _after_paragraph(body, count):
+    """The block index just past the count-th paragraph (or the end of a shorter body)."""
+    seen = 0
+    for index, block in enumerate(body):
+        seen += isinstance(block, str)
+        if seen == count:
+            return index + 1
+    return len(body)
