@@ -7,7 +7,7 @@ markup differs from desk to desk.
 import zlib
 from html import escape
 
-from .catalog import DESKS
+from .catalog import DESKS, desk_title
 
 INFO_PAGES = ["about", "contact", "advertise", "careers", "privacy", "terms", "accessibility",
               "corrections", "newsletters", "archive", "puzzles", "weather", "podcasts", "events"]
@@ -44,7 +44,7 @@ def site_header(layout, base):
 
 
 def breadcrumb(layout, base, story):
-    title = dict(DESKS)[story["desk"]]
+    title = desk_title(story["desk"])
     return (
         f'<nav class="{layout.crumbs}" aria-label="Breadcrumb"><a href="{base}/">Home</a> › '
         f'<a href="{base}/#{story["desk"]}">{escape(title)}</a> › <span>{escape(story["tags"][0].title())}</span></nav>'
