@@ -1,0 +1,1 @@
+"""An offline demo news site that the reader can subscribe to without network access."""
