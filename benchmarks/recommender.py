@@ -1,0 +1,212 @@
+"""Recommender quality on simulated readers of the Reuters-21578 newswire.
+
+    python benchmarks/recommender.py --dataset ../shared/datasets/reuters21578 [--json PATH]
+        [--seed N] [--readers N] [--plot PATH]
+
+For each simulated reader and each k in 5, 10, 20, 50, 100: retrain on exactly their first k ratings,
+rank the next 50 stories of their stream, and score the ranking against the ratings they would give
+(ROC-AUC, precision@10). Baselines in the same run: newest first, popularity, per-user TF-IDF +
+logistic regression; "ceiling" ranks by the reader's noiseless hidden taste.
+
+Community votes come from all *other* readers' ratings over the whole period (readers start at
+different times, so for a given reader some others read the same story earlier); the reader's own
+ratings of the ranked stories are removed so no label leaks into its own ranking.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from sklearn.feature_extraction.text import TfidfVectorizer
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import roc_auc_score
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import recommender  # noqa: E402
+import recommender_reuters  # noqa: E402
+from recommender_simulation import Population, simulate  # noqa: E402
+
+KS = (5, 10, 20, 50, 100)
+HORIZON = 50
+METHODS = ("newest", "popularity", "tfidf_lr", "ours_no_community", "ours", "ceiling")
+REPO = Path(__file__).resolve().parents[1]
+
+
+def default_dataset() -> Path:
+    shared = Path(os.environ.get("SHARED_DIR", REPO / ".." / "shared"))
+    return shared / "datasets" / "reuters21578"
+
+
+def as_story(index: int, item) -> recommender.Story:
+    return recommender.Story(id=index, title=item.title, text=item.body, feed=item.desk,
+                             feed_title=f"{item.desk} desk", tags=list(item.tags), published=item.date)
+
+
+def community_votes(readers, n_items):
+    good, bad = np.zeros(n_items, int), np.zeros(n_items, int)
+    for reader in readers:
+        positions = reader.stream[reader.rated]
+        labels = reader.labels[reader.rated]
+        np.add.at(good, positions[labels], 1)
+        np.add.at(bad, positions[~labels], 1)
+    return good, bad
+
+
+def precision_at(scores, labels, n=10):
+    top = np.argsort(-scores, kind="stable")[:n]
+    return float(labels[top].mean())
+
+
+class Evaluation:
+    def __init__(self, items, features, readers):
+        self.items, self.features, self.readers = items, features, readers
+        good, bad = community_votes(readers, len(items))
+        voted = np.flatnonzero(good + bad)
+        self.community = recommender.CommunityPrior([(features[i], good[i], bad[i]) for i in voted])
+        texts = [f"{item.title}\n{item.body}" for item in items]
+        self.tfidf = TfidfVectorizer(sublinear_tf=True, stop_words="english", min_df=2).fit_transform(texts)
+        self.auc = {m: {k: [] for k in KS} for m in METHODS}
+        self.p10 = {m: {k: [] for k in KS} for m in METHODS}
+        self.recall = {k: [] for k in KS}
+        self.shown = {k: [] for k in KS}
+
+    def rank(self, reader, k):
+        rated = reader.rated[:k]
+        start = rated[-1] + 1
+        window = np.arange(start, start + HORIZON)
+        if len(rated) < k or window[-1] >= len(reader.stream):
+            return None
+        labels = reader.labels[window]
+        if labels.all() or not labels.any():
+            return None
+        # the reader's later ratings must not reach their own ranking through the crowd
+        future = reader.rated[k:]
+        community = self.community.excluding(
+            [(self.features[reader.stream[o]], bool(reader.labels[o])) for o in future])
+        train = [(self.features[reader.stream[o]], bool(reader.labels[o])) for o in rated]
+        candidates = [self.features[p] for p in reader.stream[window]]
+        y = reader.labels[rated]
+        scores = {"newest": window.astype(float),
+                  "popularity": community.story_log_odds(candidates),
+                  "tfidf_lr": self._tfidf_lr(reader.stream[rated], y, reader.stream[window]),
+                  "ceiling": reader.truth[window]}
+        plain = recommender.fit(train, subscribed_feeds=reader.desks)
+        scores["ours_no_community"] = plain.predict(candidates)
+        model = recommender.fit(train, subscribed_feeds=reader.desks, community=community)
+        scored = model.score(candidates, community=community, explain_reasons=False)
+        scores["ours"] = np.array([s.score for s in scored])
+        recommended = np.array([s.recommended for s in scored])
+        self.recall[k].append(float(recommended[labels].mean()))
+        self.shown[k].append(float(recommended.mean()))
+        return scores, labels
+
+    def _tfidf_lr(self, train_rows, y, test_rows):
+        if y.all() or not y.any():
+            return np.zeros(len(test_rows))
+        clf = LogisticRegression(C=1.0, max_iter=1000).fit(self.tfidf[train_rows], y)
+        return clf.decision_function(self.tfidf[test_rows])
+
+    def run(self):
+        for reader in self.readers:
+            for k in KS:
+                ranked = self.rank(reader, k)
+                if ranked is None:
+                    continue
+                scores, labels = ranked
+                for method, s in scores.items():
+                    self.auc[method][k].append(roc_auc_score(labels, s))
+                    self.p10[method][k].append(precision_at(np.asarray(s, float), labels))
+        return self
+
+
+def summary(values):
+    values = np.asarray(values, float)
+    if not len(values):
+        return {"mean": None, "ci95": None, "n": 0}
+    ci = 1.96 * values.std(ddof=1) / np.sqrt(len(values)) if len(values) > 1 else 0.0
+    return {"mean": round(float(values.mean()), 4), "ci95": round(float(ci), 4), "n": len(values)}
+
+
+def table(title, figures):
+    lines = [title, f"{'ratings':>7} {'readers':>7} " + " ".join(f"{m:>17}" for m in METHODS)]
+    for k in KS:
+        n = figures[METHODS[0]][k]["n"]
+        cells = []
+        for m in METHODS:
+            f = figures[m][k]
+            cells.append(f"{f['mean']:.3f} ± {f['ci95']:.3f}".rjust(17) if f["n"] else "-".rjust(17))
+        lines.append(f"{k:>7} {n:>7} " + " ".join(cells))
+    return "\n".join(lines)
+
+
+def plot(figures, path: Path, seed, n_readers):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for m in METHODS:
+        ks = [k for k in KS if figures[m][k]["n"]]
+        means = [figures[m][k]["mean"] for k in ks]
+        cis = [figures[m][k]["ci95"] for k in ks]
+        style = "--" if m == "ceiling" else "-"
+        ax.errorbar(ks, means, yerr=cis, label=m, linestyle=style, marker="o", capsize=3)
+    ax.set_xscale("log")
+    ax.set_xticks(KS, [str(k) for k in KS])
+    ax.set_xlabel("ratings the model was trained on")
+    ax.set_ylabel(f"mean per-reader ROC-AUC, next {HORIZON} stories")
+    ax.set_title(f"Simulated Reuters-21578 readers (seed {seed}, {n_readers} readers)")
+    ax.axhline(0.5, color="grey", linewidth=0.5)
+    ax.legend(fontsize=8, loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dataset", type=Path, default=default_dataset())
+    parser.add_argument("--json", type=Path)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--readers", type=int, default=240)
+    parser.add_argument("--plot", type=Path, default=REPO / "docs" / "recommender-learning-curve.png",
+                        help="learning-curve image path ('' to skip)")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    items = recommender_reuters.load(args.dataset)
+    concepts = [item.topics + item.places + entities
+                for item, entities in zip(items, recommender_reuters.named_entities(items))]
+    features = [recommender.featurize(as_story(i, item)) for i, item in enumerate(items)]
+    readers = simulate(items, concepts, args.readers, args.seed)
+    evaluation = Evaluation(items, features, readers).run()
+    auc = {m: {k: summary(evaluation.auc[m][k]) for k in KS} for m in METHODS}
+    p10 = {m: {k: summary(evaluation.p10[m][k]) for k in KS} for m in METHODS}
+    recommended = {k: {"recall": summary(evaluation.recall[k]), "shown": summary(evaluation.shown[k])}
+                   for k in KS}
+    print(f"Reuters-21578: {len(items)} stories; {len(readers)} simulated readers, seed {args.seed}; "
+          f"ranking the next {HORIZON} stories after k ratings (mean ± 95% interval)\n")
+    print(table("ROC-AUC", auc) + "\n")
+    print(table("precision@10", p10) + "\n")
+    print("ours, 'recommended' cut-off: share of good stories recommended (recall) / share of stories shown")
+    for k in KS:
+        r, s = recommended[k]["recall"], recommended[k]["shown"]
+        if r["n"]:
+            print(f"{k:>7} {r['mean']:.3f} ± {r['ci95']:.3f} / {s['mean']:.3f} ± {s['ci95']:.3f}")
+    print(f"\n({time.perf_counter() - started:.0f} s)")
+    if args.json:
+        args.json.write_text(json.dumps({"seed": args.seed, "readers": len(readers), "horizon": HORIZON,
+                                         "stories": len(items), "roc_auc": auc, "precision_at_10": p10,
+                                         "recommended": recommended}, indent=1))
+    if str(args.plot):
+        plot(auc, args.plot, args.seed, len(readers))
+
+
+if __name__ == "__main__":
+    main()
