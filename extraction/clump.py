@@ -1,32 +1,128 @@
-"""Largest-DOM-clump: group text by its place in the DOM, the biggest clump is the article.
+"""Largest-DOM-clump: the article is the part of the page where story-like text clumps together.
 
-First version: text nodes are grouped by their parent's path; each group's weight is
-its character count; the article is the parent of the heaviest group.
+1. Text nodes are grouped into blocks by the element that holds them (``textstats``).
+2. Each block gets a value: story-like text (long, few links) counts for its characters;
+   link lists, short furniture and text inside boilerplate regions (nav, footer, share
+   bars, comments... see ``cues``) count against.
+3. Blocks are clumped by their parent (their path in the DOM), and each clump's value is
+   added to every ancestor, so an element's score is the value of all the text below it.
+4. The article is the element with the highest score: going up one level pays off only
+   when the sibling content that comes along outweighs the boilerplate that comes with it,
+   which is how sibling paragraphs split across containers are merged.
 """
 from __future__ import annotations
 
-from collections import Counter
+from lxml import etree
 
 from .article import ExtractionError
+from .cues import is_boilerplate, is_content_name
+from .render import INVISIBLE_TAGS
+from .textstats import Block, text_blocks
 
-_SKIP = {"script", "style", "noscript", "template", "head", "title"}
+# A block this long with few links reads like a paragraph of prose.
+PARAGRAPH_CHARS = 80
+HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+# Cost per character of furniture text, relative to one character of story text.
+BOILERPLATE_COST = 0.5
+
+
+def block_value(block: Block) -> float:
+    """Positive for prose, negative for link lists and menus, near zero for short labels."""
+    chars, links = block.chars, block.link_chars
+    if block.element.tag in HEADING_TAGS:
+        return 0.0
+    if links * 2 > chars:
+        return -BOILERPLATE_COST * chars
+    prose = chars - 2 * links
+    if chars >= PARAGRAPH_CHARS:
+        return float(prose)
+    return prose * 0.25
+
+
+class _Tree:
+    """Parent lookups memoised, and sums of values carried up to every ancestor."""
+
+    def __init__(self):
+        self.parent: dict = {}
+
+    def get_parent(self, el):
+        try:
+            return self.parent[el]
+        except KeyError:
+            parent = self.parent[el] = el.getparent()
+            return parent
+
+    def add_up(self, sums: dict, start, amount: float) -> None:
+        node = start
+        while node is not None:
+            sums[node] = sums.get(node, 0.0) + amount
+            node = self.get_parent(node)
+
+    def furniture_root(self, el, prose: dict, page_prose: float, memo: dict):
+        """The boilerplate region holding ``el``, if any.
+
+        A boilerplate name on an element that holds most of the page's prose is a
+        wrapper's misleading name ("page-ad-margins", "l-sidebar-fixed"), not furniture.
+        """
+        chain = []
+        node = el
+        while node is not None and node not in memo:
+            chain.append(node)
+            node = self.get_parent(node)
+        found = memo.get(node) if node is not None else None
+        for node in reversed(chain):
+            if found is None and node.tag not in ("body", "html") and is_boilerplate(node) \
+                    and prose.get(node, 0.0) < 0.5 * page_prose:
+                found = node
+            memo[node] = found
+        return memo[el]
+
+
+def score_elements(doc) -> dict:
+    """Element -> value of all the text below it (only elements that hold text)."""
+    blocks = text_blocks(doc)
+    if not blocks:
+        raise ExtractionError("no text found")
+    tree = _Tree()
+    values = {el: block_value(block) for el, block in blocks.items()}
+    scores: dict = {}
+    prose: dict = {}
+    for el, value in values.items():
+        scores[el] = scores.get(el, 0.0) + value
+        if value > 0:
+            prose[el] = prose.get(el, 0.0) + value
+    # Sibling blocks share a parent: pool them into one clump before climbing.
+    pooled, pooled_prose = _pool(values, tree)
+    for parent, value in pooled.items():
+        tree.add_up(scores, parent, value)
+    for parent, value in pooled_prose.items():
+        tree.add_up(prose, parent, value)
+    page_prose = sum(pooled_prose.values())
+    memo: dict = {}
+    for el, value in values.items():
+        if value > 0 and tree.furniture_root(el, prose, page_prose, memo) is not None:
+            tree.add_up(scores, el, -BOILERPLATE_COST * blocks[el].chars - value)
+    return scores
+
+
+def _pool(values: dict, tree: _Tree) -> tuple[dict, dict]:
+    """Sum block values per parent element: the clumps."""
+    pooled: dict = {}
+    pooled_prose: dict = {}
+    for el, value in values.items():
+        parent = tree.get_parent(el)
+        if parent is None:
+            continue
+        pooled[parent] = pooled.get(parent, 0.0) + value
+        if value > 0:
+            pooled_prose[parent] = pooled_prose.get(parent, 0.0) + value
+    return pooled, pooled_prose
 
 
 def find_article(doc):
-    weights: Counter = Counter()
-    elements = {}
-    for el in doc.iter():
-        if not isinstance(el.tag, str) or el.tag in _SKIP:
-            continue
-        size = len((el.text or "").strip())
-        for child in el:
-            size += len((child.tail or "").strip())
-        if size:
-            parent = el.getparent() if el.getparent() is not None else el
-            key = doc.getroottree().getpath(parent)
-            weights[key] += size
-            elements[key] = parent
-    if not weights:
-        raise ExtractionError("no text found")
-    key, _ = weights.most_common(1)[0]
-    return elements[key]
+    etree.strip_elements(doc, *INVISIBLE_TAGS, with_tail=False)
+    scores = score_elements(doc)
+    best = max(scores, key=lambda el: (scores[el], is_content_name(el)))
+    if scores[best] <= 0:
+        raise ExtractionError("no article-like text found")
+    return best
