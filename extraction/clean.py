@@ -11,7 +11,7 @@ from lxml import etree
 
 from .cues import is_boilerplate
 from .render import INVISIBLE_TAGS
-from .textstats import text_blocks
+from .textstats import INLINE_TAGS, text_blocks
 
 FORM_TAGS = ("form", "button", "input", "select", "textarea", "label", "fieldset", "dialog")
 HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
@@ -66,12 +66,18 @@ def _drop_furniture(node, total: int) -> None:
 def _drop_link_lists(blocks: dict) -> None:
     """Blocks that are mostly link text: related-story lists, tag clouds, share bars."""
     for el, block in blocks.items():
-        if block.link_chars * 2 > block.chars and el.tag not in HEADING_TAGS and el.getparent() is not None:
+        if block.link_chars * 2 > block.chars and el.tag not in HEADING_TAGS and el.getparent() is not None \
+                and _is_leaf_block(el):
             parent = el.getparent()
             _remove(el)
             # A list emptied of its link items goes too.
             if parent.tag in ("ul", "ol") and not parent.xpath("string()").strip():
                 _remove(parent)
+
+
+def _is_leaf_block(el) -> bool:
+    """No blocks nested inside: removing it cannot take paragraphs along."""
+    return all(not isinstance(child.tag, str) or child.tag in INLINE_TAGS for child in el)
 
 
 def _drop_repeated_labels(blocks: dict) -> None:

@@ -24,6 +24,8 @@ PARAGRAPH_CHARS = 80
 HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 # Cost per character of furniture text, relative to one character of story text.
 BOILERPLATE_COST = 0.5
+# A clump of this much prose counts half; see clump_value.
+CLUMP_HALF = 200.0
 
 
 def block_value(block: Block) -> float:
@@ -85,38 +87,37 @@ def score_elements(doc) -> dict:
         raise ExtractionError("no text found")
     tree = _Tree()
     values = {el: block_value(block) for el, block in blocks.items()}
-    scores: dict = {}
     prose: dict = {}
+    for parent, value in _pool(values, tree, positive_only=True).items():
+        tree.add_up(prose, parent, value)
     for el, value in values.items():
-        scores[el] = scores.get(el, 0.0) + value
         if value > 0:
             prose[el] = prose.get(el, 0.0) + value
-    # Sibling blocks share a parent: pool them into one clump before climbing.
-    pooled, pooled_prose = _pool(values, tree)
-    for parent, value in pooled.items():
-        tree.add_up(scores, parent, value)
-    for parent, value in pooled_prose.items():
-        tree.add_up(prose, parent, value)
-    page_prose = sum(pooled_prose.values())
+    page_prose = sum(v for v in values.values() if v > 0)
     memo: dict = {}
     for el, value in values.items():
         if value > 0 and tree.furniture_root(el, prose, page_prose, memo) is not None:
-            tree.add_up(scores, el, -BOILERPLATE_COST * blocks[el].chars - value)
+            values[el] = -BOILERPLATE_COST * blocks[el].chars
+    scores: dict = dict(values)
+    for parent, value in _pool(values, tree).items():
+        tree.add_up(scores, parent, clump_value(value))
     return scores
 
 
-def _pool(values: dict, tree: _Tree) -> tuple[dict, dict]:
+def clump_value(value: float) -> float:
+    """Large clumps count in full, small ones less: a story is many paragraphs side by
+    side, while teaser lists scatter one short description per container."""
+    return value * value / (value + CLUMP_HALF) if value > 0 else value
+
+
+def _pool(values: dict, tree: _Tree, positive_only: bool = False) -> dict:
     """Sum block values per parent element: the clumps."""
     pooled: dict = {}
-    pooled_prose: dict = {}
     for el, value in values.items():
         parent = tree.get_parent(el)
-        if parent is None:
-            continue
-        pooled[parent] = pooled.get(parent, 0.0) + value
-        if value > 0:
-            pooled_prose[parent] = pooled_prose.get(parent, 0.0) + value
-    return pooled, pooled_prose
+        if parent is not None and (value > 0 or not positive_only):
+            pooled[parent] = pooled.get(parent, 0.0) + value
+    return pooled
 
 
 def find_article(doc):
