@@ -9,7 +9,7 @@ import re
 
 from lxml import etree
 
-from .cues import is_boilerplate
+from .cues import furniture_strength
 from .render import INVISIBLE_TAGS
 from .textstats import INLINE_TAGS, text_blocks
 
@@ -26,8 +26,8 @@ _WORDS = re.compile(r"\w+")
 def clean_article(node, title: str = "") -> None:
     etree.strip_elements(node, *INVISIBLE_TAGS, *FORM_TAGS, with_tail=False)
     _drop_hidden(node)
-    total = sum(b.chars for b in text_blocks(node).values()) or 1
-    _drop_furniture(node, total)
+    blocks = text_blocks(node)
+    _drop_furniture(node, blocks, sum(b.chars for b in blocks.values()) or 1)
     blocks = text_blocks(node)
     _drop_link_lists(blocks)
     _drop_repeated_labels(blocks)
@@ -54,12 +54,22 @@ def _drop_hidden(node) -> None:
         _remove(el)
 
 
-def _drop_furniture(node, total: int) -> None:
-    for el in list(node.iterdescendants()):
-        if not isinstance(el.tag, str) or el.getparent() is None or not is_boilerplate(el):
-            continue
-        chars = sum(b.chars for b in text_blocks(el).values())
-        if chars < WRAPPER_SHARE * total:
+def _drop_furniture(node, blocks: dict, total: int) -> None:
+    """Remove furniture-named descendants unless they hold most of the article's text."""
+    marked = {el for el in node.iterdescendants() if isinstance(el.tag, str) and furniture_strength(el)}
+    if not marked:
+        return
+    held: dict = {}
+    for el, block in blocks.items():
+        for ancestor in el.iterancestors():
+            if ancestor is node:
+                break
+            if ancestor in marked:
+                held[ancestor] = held.get(ancestor, 0) + block.chars
+        if el in marked:
+            held[el] = held.get(el, 0) + block.chars
+    for el in marked:
+        if held.get(el, 0) < WRAPPER_SHARE * total and el.getparent() is not None:
             _remove(el)
 
 

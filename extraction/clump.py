@@ -15,7 +15,7 @@ from __future__ import annotations
 from lxml import etree
 
 from .article import ExtractionError
-from .cues import is_boilerplate, is_content_name
+from .cues import STRONG, WEAK, furniture_strength, is_content_name
 from .render import INVISIBLE_TAGS
 from .textstats import Block, text_blocks
 
@@ -60,23 +60,17 @@ class _Tree:
             sums[node] = sums.get(node, 0.0) + amount
             node = self.get_parent(node)
 
-    def furniture_root(self, el, prose: dict, page_prose: float, memo: dict):
-        """The boilerplate region holding ``el``, if any.
-
-        A boilerplate name on an element that holds most of the page's prose is a
-        wrapper's misleading name ("page-ad-margins", "l-sidebar-fixed"), not furniture.
-        """
+    def flagged(self, el, test, memo: dict) -> bool:
+        """Whether ``el`` or an ancestor passes ``test``; answers memoised per element."""
         chain = []
         node = el
         while node is not None and node not in memo:
             chain.append(node)
             node = self.get_parent(node)
-        found = memo.get(node) if node is not None else None
+        flag = memo.get(node, False) if node is not None else False
         for node in reversed(chain):
-            if found is None and node.tag not in ("body", "html") and is_boilerplate(node) \
-                    and prose.get(node, 0.0) < 0.5 * page_prose:
-                found = node
-            memo[node] = found
+            flag = flag or (node.tag not in ("body", "html") and test(node))
+            memo[node] = flag
         return memo[el]
 
 
@@ -93,10 +87,24 @@ def score_elements(doc) -> dict:
     for el, value in values.items():
         if value > 0:
             prose[el] = prose.get(el, 0.0) + value
-    page_prose = sum(v for v in values.values() if v > 0)
-    memo: dict = {}
+    strength: dict = {}
+
+    def furniture(node) -> int:
+        if node not in strength:
+            strength[node] = furniture_strength(node)
+        return strength[node]
+
+    strong_memo: dict = {}
     for el, value in values.items():
-        if value > 0 and tree.furniture_root(el, prose, page_prose, memo) is not None:
+        if value > 0 and tree.flagged(el, lambda n: furniture(n) == STRONG, strong_memo):
+            values[el] = -BOILERPLATE_COST * blocks[el].chars
+    # A weak cue on an element that holds most of the remaining prose is a wrapper's
+    # misleading name ("page-ad-margins", "has-sidebar"), not furniture.
+    page_prose = sum(v for v in values.values() if v > 0)
+    weak_memo: dict = {}
+    for el, value in values.items():
+        if value > 0 and tree.flagged(el, lambda n: furniture(n) == WEAK and prose.get(n, 0.0) < 0.5 * page_prose,
+                                      weak_memo):
             values[el] = -BOILERPLATE_COST * blocks[el].chars
     scores: dict = dict(values)
     for parent, value in _pool(values, tree).items():

@@ -8,20 +8,27 @@ from __future__ import annotations
 
 import re
 
-BOILERPLATE_TAGS = frozenset(("nav", "aside", "footer", "menu", "form", "dialog"))
-
-_BOILERPLATE_WORDS = frozenset("""
+# Furniture for sure: these never wrap a story.
+STRONG_TAGS = frozenset(("nav", "aside", "footer", "menu", "dialog"))
+_STRONG_WORDS = frozenset("""
+    modal popup overlay cookie cookies consent gdpr
+    comment comments disqus respond replies discussion
+    newsletter subscribe subscription signup sign-up login register
+    breadcrumb breadcrumbs pagination pager skiplink
+    share sharing sharebar socials
+    related recommended recommendations popular trending mostread most-read readmore
+    visually-hidden sr-only screen-reader-text
+""".split())
+# Usually furniture, but also seen on page-wide wrappers ("page-ad-margins",
+# "has-sidebar"), so callers weigh them against how much of the page they hold.
+WEAK_TAGS = frozenset(("form",))
+_WEAK_WORDS = frozenset("""
     ad ads adv advert advertisement advertising adslot adunit banner sponsor sponsored promo promoted
     outbrain taboola dfp gpt
-    nav navbar navigation menu breadcrumb breadcrumbs pagination pager skip skiplink
-    footer masthead sidebar widget rail aside
-    share sharing social sharebar socials facebook twitter whatsapp pinterest linkedin email
-    comment comments disqus respond reply replies discussion
-    related recommended recommendation recommendations more popular trending mostread most-read readmore
-    newsletter subscribe subscription signup sign-up login register paywall
-    cookie cookies consent gdpr modal popup overlay lightbox toolbar
-    tags tagcloud tag-list topics keywords
-    visually-hidden sr-only screen-reader-text
+    nav navbar navigation menu skip
+    footer masthead sidebar widget rail aside toolbar lightbox
+    social facebook twitter whatsapp pinterest linkedin email
+    more tags tagcloud tag-list topics keywords paywall
     byline author-bio bio about-author
 """.split())
 
@@ -44,14 +51,22 @@ def name_words(el) -> set[str]:
     return words
 
 
-def is_boilerplate_name(el) -> bool:
-    return bool(name_words(el) & _BOILERPLATE_WORDS)
-
-
 def is_content_name(el) -> bool:
     return bool(name_words(el) & _CONTENT_WORDS) or el.get("itemprop") == "articleBody"
 
 
-def is_boilerplate(el) -> bool:
-    """Tag or name marks this element as page furniture rather than story."""
-    return el.tag in BOILERPLATE_TAGS or is_boilerplate_name(el) or el.get("aria-hidden") == "true"
+NOT_FURNITURE, WEAK, STRONG = 0, 1, 2
+
+
+def furniture_strength(el) -> int:
+    """How surely the tag or name marks page furniture rather than story."""
+    tag = el.tag
+    if tag in STRONG_TAGS or el.get("aria-hidden") == "true":
+        return STRONG
+    words = name_words(el)
+    if words & _STRONG_WORDS:
+        # "article-overlay", "body_overlay": a story container with a state class.
+        return WEAK if words & _CONTENT_WORDS else STRONG
+    if tag in WEAK_TAGS or words & _WEAK_WORDS:
+        return WEAK
+    return NOT_FURNITURE

@@ -29,25 +29,47 @@ class Block:
         return self.link_chars / self.chars if self.chars else 0.0
 
 
-def _holder(el, cache: dict) -> tuple[object, bool]:
-    """The block element for text inside ``el``, and whether the text sits in a link."""
-    hit = cache.get(el)
-    if hit is None:
-        node, in_link = el, False
-        while node.tag in INLINE_TAGS:
-            in_link = in_link or node.tag == "a"
-            parent = node.getparent()
-            if parent is None:
-                break
-            node = parent
-        hit = cache[el] = (node, in_link)
-    return hit
+class _Holders:
+    """Memoised climbs: the block for a text's element, and whether it sits in a link.
+
+    Links can wrap whole blocks (teaser cards: ``<a><div>summary</div></a>``), so the
+    link test looks past the block to every ancestor, remembering answers per element.
+    """
+
+    def __init__(self, root):
+        self.root = root
+        self.blocks: dict = {}
+        self.linked: dict = {}
+
+    def block_of(self, el):
+        hit = self.blocks.get(el)
+        if hit is None:
+            node = el
+            while node.tag in INLINE_TAGS and node is not self.root:
+                parent = node.getparent()
+                if parent is None:
+                    break
+                node = parent
+            hit = self.blocks[el] = node
+        return hit
+
+    def in_link(self, el) -> bool:
+        chain = []
+        node = el
+        while node is not None and node not in self.linked:
+            chain.append(node)
+            node = node.getparent()
+        flag = self.linked.get(node, False) if node is not None else False
+        for node in reversed(chain):
+            flag = flag or node.tag == "a"
+            self.linked[node] = flag
+        return self.linked[el]
 
 
 def text_blocks(root) -> dict[object, Block]:
     """Block element -> its text statistics, in document order."""
     blocks: dict[object, Block] = {}
-    cache: dict = {}
+    holders = _Holders(root)
     for text in root.xpath(_VISIBLE_TEXT):
         el = text.getparent()
         if text.is_tail:
@@ -56,14 +78,14 @@ def text_blocks(root) -> dict[object, Block]:
                 continue
         if not isinstance(el.tag, str):
             continue
-        holder, in_link = _holder(el, cache)
+        holder = holders.block_of(el)
         block = blocks.get(holder)
         if block is None:
             block = blocks[holder] = Block(holder)
         size = len(text.strip())
         block.chars += size
         block.nodes += 1
-        if in_link:
+        if holders.in_link(el):
             block.link_chars += size
     return blocks
 
