@@ -26,9 +26,7 @@ _WORDS = re.compile(r"\w+")
 def clean_article(node, title: str = "") -> None:
     etree.strip_elements(node, *INVISIBLE_TAGS, *FORM_TAGS, with_tail=False)
     _drop_hidden(node)
-    blocks = text_blocks(node)
-    _drop_furniture(node, blocks, sum(b.chars for b in blocks.values()) or 1)
-    blocks = text_blocks(node)
+    blocks = _drop_furniture(node, text_blocks(node))
     _drop_link_lists(blocks)
     _drop_repeated_labels(blocks)
     if title:
@@ -54,23 +52,33 @@ def _drop_hidden(node) -> None:
         _remove(el)
 
 
-def _drop_furniture(node, blocks: dict, total: int) -> None:
-    """Remove furniture-named descendants unless they hold most of the article's text."""
+def _drop_furniture(node, blocks: dict) -> dict:
+    """Remove furniture-named descendants unless they hold most of the article's text.
+
+    Returns the blocks that remain.
+    """
     marked = {el for el in node.iterdescendants() if isinstance(el.tag, str) and furniture_strength(el)}
     if not marked:
-        return
+        return blocks
+    total = sum(b.chars for b in blocks.values()) or 1
     held: dict = {}
+    owners: dict = {}
     for el, block in blocks.items():
-        for ancestor in el.iterancestors():
-            if ancestor is node:
-                break
-            if ancestor in marked:
-                held[ancestor] = held.get(ancestor, 0) + block.chars
-        if el in marked:
-            held[el] = held.get(el, 0) + block.chars
-    for el in marked:
-        if held.get(el, 0) < WRAPPER_SHARE * total and el.getparent() is not None:
+        owners[el] = [a for a in _ancestors_within(el, node) if a in marked]
+        for ancestor in owners[el]:
+            held[ancestor] = held.get(ancestor, 0) + block.chars
+    removed = {el for el in marked if held.get(el, 0) < WRAPPER_SHARE * total}
+    for el in removed:
+        if el.getparent() is not None:
             _remove(el)
+    return {el: block for el, block in blocks.items() if not removed.intersection(owners[el])}
+
+
+def _ancestors_within(el, node):
+    """``el`` and its ancestors below ``node``."""
+    while el is not None and el is not node:
+        yield el
+        el = el.getparent()
 
 
 def _drop_link_lists(blocks: dict) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from lxml import etree
 
 from .article import ExtractionError
-from .cues import STRONG, WEAK, furniture_strength, is_content_name
+from .cues import STRONG, WEAK, furniture_strength
 from .render import INVISIBLE_TAGS
 from .textstats import Block, text_blocks
 
@@ -131,7 +131,7 @@ def _pool(values: dict, tree: _Tree, positive_only: bool = False) -> dict:
 def find_article(doc):
     etree.strip_elements(doc, *INVISIBLE_TAGS, with_tail=False)
     scores = score_elements(doc)
-    best = max(scores, key=lambda el: (scores[el], is_content_name(el)))
+    best = max(scores, key=scores.__getitem__)
     if scores[best] <= 0:
         raise ExtractionError("no article-like text found")
     return best

@@ -7,6 +7,7 @@ underscores and spaces, so ``ad`` matches ``ad-slot`` but not ``header`` or ``sh
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # Furniture for sure: these never wrap a story.
 STRONG_TAGS = frozenset(("nav", "aside", "footer", "menu", "dialog"))
@@ -40,19 +41,19 @@ _CONTENT_WORDS = frozenset("""
 _SPLIT = re.compile(r"[\s_\-:./]+|(?<=[a-z])(?=[A-Z])")
 
 
-def name_words(el) -> set[str]:
+def name_words(el) -> frozenset[str]:
     """Lower-case words of an element's class, id and role."""
     raw = " ".join(filter(None, (el.get("class"), el.get("id"), el.get("role"))))
-    if not raw:
-        return set()
+    return _words(raw) if raw else frozenset()
+
+
+@lru_cache(maxsize=4096)
+def _words(raw: str) -> frozenset[str]:
+    # Pages repeat the same class strings many times, hence the cache.
     words = {w.lower() for w in _SPLIT.split(raw) if w}
     # Also keep whole class tokens, so "article-body" matches as one word.
     words.update(t.lower() for t in raw.split())
-    return words
-
-
-def is_content_name(el) -> bool:
-    return bool(name_words(el) & _CONTENT_WORDS) or el.get("itemprop") == "articleBody"
+    return frozenset(words)
 
 
 NOT_FURNITURE, WEAK, STRONG = 0, 1, 2
