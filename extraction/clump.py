@@ -17,10 +17,8 @@ from lxml import etree
 from .article import ExtractionError
 from .cues import STRONG, WEAK, furniture_strength
 from .render import INVISIBLE_TAGS
-from .textstats import Block, text_blocks
+from .textstats import PARAGRAPH_CHARS, Block, text_blocks
 
-# A block this long with few links reads like a paragraph of prose.
-PARAGRAPH_CHARS = 80
 HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 # Cost per character of furniture text, relative to one character of story text.
 BOILERPLATE_COST = 0.5

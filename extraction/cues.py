@@ -64,6 +64,9 @@ def furniture_strength(el) -> int:
     tag = el.tag
     if tag in STRONG_TAGS or el.get("aria-hidden") == "true":
         return STRONG
+    if tag == "blockquote":
+        # Embedded posts ("twitter-tweet", "instagram-media") are quoted story material.
+        return NOT_FURNITURE
     words = name_words(el)
     if words & _STRONG_WORDS:
         # "article-overlay", "body_overlay": a story container with a state class.

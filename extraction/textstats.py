@@ -13,6 +13,8 @@ INLINE_TAGS = frozenset("""
     small span strike strong sub sup time tt u var wbr nobr
 """.split())
 
+# A block this long with few links reads like a paragraph of prose.
+PARAGRAPH_CHARS = 80
 # Whitespace-only text nodes never matter; filtering them in XPath keeps the loop short.
 _VISIBLE_TEXT = "descendant-or-self::text()[normalize-space()]"
 
@@ -88,6 +90,11 @@ def text_blocks(root) -> dict[object, Block]:
         if holders.in_link(el):
             block.link_chars += size
     return blocks
+
+
+def is_prose(block: Block) -> bool:
+    """Long enough and free enough of links to read as a paragraph of a story."""
+    return block.chars >= PARAGRAPH_CHARS and block.link_chars * 2 <= block.chars
 
 
 def subtree_text_stats(el) -> tuple[int, int]:
