@@ -22,6 +22,10 @@ from .textstats import PARAGRAPH_CHARS, Block, text_blocks
 HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 # Cost per character of furniture text, relative to one character of story text.
 BOILERPLATE_COST = 0.5
+# Each level between a clump and an ancestor keeps this share of the clump's value,
+# so a container close to its paragraphs beats a distant one that also collects
+# scattered teasers.
+LEVEL_DECAY = 0.9
 # A clump of this much prose counts half; see clump_value.
 CLUMP_HALF = 200.0
 
@@ -52,10 +56,11 @@ class _Tree:
             parent = self.parent[el] = el.getparent()
             return parent
 
-    def add_up(self, sums: dict, start, amount: float) -> None:
+    def add_up(self, sums: dict, start, amount: float, decay: float = 1.0) -> None:
         node = start
         while node is not None:
             sums[node] = sums.get(node, 0.0) + amount
+            amount *= decay
             node = self.get_parent(node)
 
     def flagged(self, el, test, memo: dict) -> bool:
@@ -106,7 +111,7 @@ def score_elements(doc) -> dict:
             values[el] = -BOILERPLATE_COST * blocks[el].chars
     scores: dict = dict(values)
     for parent, value in _pool(values, tree).items():
-        tree.add_up(scores, parent, clump_value(value))
+        tree.add_up(scores, parent, clump_value(value), LEVEL_DECAY)
     return scores
 
 
