@@ -28,6 +28,10 @@ BOILERPLATE_COST = 0.5
 LEVEL_DECAY = 0.9
 # A clump of this much prose counts half; see clump_value.
 CLUMP_HALF = 200.0
+# A sibling whose largest clump is at least this share of the chosen element's joins it.
+MERGE_SHARE = 0.3
+# How many levels above the chosen element to look for such siblings.
+MERGE_LEVELS = 3
 
 
 def block_value(block: Block) -> float:
@@ -56,12 +60,15 @@ class _Tree:
             parent = self.parent[el] = el.getparent()
             return parent
 
-    def add_up(self, sums: dict, start, amount: float, decay: float = 1.0) -> None:
+    def add_up(self, sums: dict, start, amount: float, decay: float = 1.0, combine=None) -> None:
         node = start
         while node is not None:
-            sums[node] = sums.get(node, 0.0) + amount
-            amount *= decay
+            old = sums.get(node, 0.0)
+            sums[node] = combine(old, amount) if combine else old + amount
             node = self.get_parent(node)
+            # Wrappers with a single child add no distance.
+            if node is not None and len(node) > 1:
+                amount *= decay
 
     def flagged(self, el, test, memo: dict) -> bool:
         """Whether ``el`` or an ancestor passes ``test``; answers memoised per element."""
@@ -77,42 +84,68 @@ class _Tree:
         return memo[el]
 
 
-def score_elements(doc) -> dict:
-    """Element -> value of all the text below it (only elements that hold text)."""
-    blocks = text_blocks(doc)
-    if not blocks:
-        raise ExtractionError("no text found")
-    tree = _Tree()
-    values = {el: block_value(block) for el, block in blocks.items()}
-    prose: dict = {}
-    for parent, value in _pool(values, tree, positive_only=True).items():
-        tree.add_up(prose, parent, value)
-    for el, value in values.items():
-        if value > 0:
-            prose[el] = prose.get(el, 0.0) + value
-    strength: dict = {}
+class Scores:
+    """The page's text weighed: ``score`` (decayed value of the text below each element),
+    ``biggest`` (the largest clump below each element) and furniture flags."""
 
-    def furniture(node) -> int:
-        if node not in strength:
-            strength[node] = furniture_strength(node)
-        return strength[node]
+    def __init__(self, doc):
+        blocks = text_blocks(doc)
+        if not blocks:
+            raise ExtractionError("no text found")
+        self.tree = tree = _Tree()
+        values = {el: block_value(block) for el, block in blocks.items()}
+        self.furniture: dict = {}
+        self._discount_furniture(values, blocks)
+        self.score: dict = dict(values)
+        self.biggest: dict = {}
+        for parent, value in _pool(values, tree).items():
+            clump = clump_value(value)
+            tree.add_up(self.score, parent, clump, LEVEL_DECAY)
+            if clump > 0:
+                tree.add_up(self.biggest, parent, clump, combine=max)
 
-    strong_memo: dict = {}
-    for el, value in values.items():
-        if value > 0 and tree.flagged(el, lambda n: furniture(n) == STRONG, strong_memo):
-            values[el] = -BOILERPLATE_COST * blocks[el].chars
-    # A weak cue on an element that holds most of the remaining prose is a wrapper's
-    # misleading name ("page-ad-margins", "has-sidebar"), not furniture.
-    page_prose = sum(v for v in values.values() if v > 0)
-    weak_memo: dict = {}
-    for el, value in values.items():
-        if value > 0 and tree.flagged(el, lambda n: furniture(n) == WEAK and prose.get(n, 0.0) < 0.5 * page_prose,
-                                      weak_memo):
-            values[el] = -BOILERPLATE_COST * blocks[el].chars
-    scores: dict = dict(values)
-    for parent, value in _pool(values, tree).items():
-        tree.add_up(scores, parent, clump_value(value), LEVEL_DECAY)
-    return scores
+    def _strength(self, node) -> int:
+        if node not in self.furniture:
+            self.furniture[node] = furniture_strength(node)
+        return self.furniture[node]
+
+    def _discount_furniture(self, values: dict, blocks: dict) -> None:
+        """Prose inside furniture counts against, like any other furniture text."""
+        tree = self.tree
+        prose: dict = {}
+        for parent, value in _pool(values, tree, positive_only=True).items():
+            tree.add_up(prose, parent, value)
+        strong_memo: dict = {}
+        for el, value in values.items():
+            if value > 0 and tree.flagged(el, lambda n: self._strength(n) == STRONG, strong_memo):
+                values[el] = -BOILERPLATE_COST * blocks[el].chars
+        # A weak cue on an element that holds most of the remaining prose is a wrapper's
+        # misleading name ("page-ad-margins", "has-sidebar"), not furniture.
+        page_prose = sum(v for v in values.values() if v > 0)
+        weak_memo: dict = {}
+
+        def weak(node) -> bool:
+            return self._strength(node) == WEAK and prose.get(node, 0.0) < 0.5 * page_prose
+
+        for el, value in values.items():
+            if value > 0 and tree.flagged(el, weak, weak_memo):
+                values[el] = -BOILERPLATE_COST * blocks[el].chars
+
+    def best(self):
+        best = max(self.score, key=self.score.__getitem__)
+        if self.score[best] <= 0:
+            raise ExtractionError("no article-like text found")
+        return best
+
+    def merged_siblings(self, el) -> list:
+        """Siblings of ``el`` that hold a clump of prose comparable to its own: the
+        rest of a story split into several containers."""
+        parent = self.tree.get_parent(el)
+        if parent is None:
+            return []
+        wanted = MERGE_SHARE * self.biggest.get(el, 0.0)
+        return [s for s in parent if s is not el and self.biggest.get(s, 0.0) >= wanted > 0
+                and self.score.get(s, 0.0) > 0 and not self._strength(s)]
 
 
 def clump_value(value: float) -> float:
@@ -133,8 +166,26 @@ def _pool(values: dict, tree: _Tree, positive_only: bool = False) -> dict:
 
 def find_article(doc):
     etree.strip_elements(doc, *INVISIBLE_TAGS, with_tail=False)
-    scores = score_elements(doc)
-    best = max(scores, key=scores.__getitem__)
-    if scores[best] <= 0:
-        raise ExtractionError("no article-like text found")
+    scores = Scores(doc)
+    best = scores.best()
+    node = best
+    for _ in range(MERGE_LEVELS):
+        siblings = scores.merged_siblings(node)
+        if siblings:
+            return _wrap(node, siblings)
+        node = scores.tree.get_parent(node)
+        if node is None or node.tag == "body":
+            break
     return best
+
+
+def _wrap(node, siblings: list):
+    """A new container holding ``node`` and its merged siblings in page order."""
+    parent = node.getparent()
+    keep = {node, *siblings}
+    members = [c for c in parent if c in keep]
+    wrapper = parent.makeelement("div", {})
+    parent.insert(parent.index(members[0]), wrapper)
+    for child in members:
+        wrapper.append(child)
+    return wrapper
