@@ -11,7 +11,7 @@ from lxml import etree
 
 from .cues import furniture_strength
 from .render import INVISIBLE_TAGS
-from .textstats import INLINE_TAGS, is_prose, text_blocks
+from .textstats import INLINE_TAGS, text_blocks
 
 FORM_TAGS = ("form", "button", "input", "select", "textarea", "label", "fieldset", "dialog")
 HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
@@ -29,7 +29,6 @@ def clean_article(node, title: str = "") -> None:
     blocks = _drop_furniture(node, text_blocks(node))
     _drop_link_lists(blocks)
     _drop_repeated_labels(blocks)
-    _trim_lead(blocks)
     if title:
         _drop_title_heading(node, title)
 
@@ -110,17 +109,6 @@ def _drop_repeated_labels(blocks: dict) -> None:
             for el in elements:
                 if el.getparent() is not None:
                     _remove(el)
-
-
-def _trim_lead(blocks: dict) -> None:
-    """Short lines before the first paragraph of prose are furniture that sits above
-    the story: datelines, bylines, credits, "Share". (Short lines after the story are
-    kept: tables, lists and embedded posts often end an article.)"""
-    live = [(el, b) for el, b in blocks.items() if el.getparent() is not None]
-    first = next((i for i, (_, b) in enumerate(live) if is_prose(b)), 0)
-    for el, _ in live[:first]:
-        if _is_leaf_block(el) and el.getparent() is not None:
-            _remove(el)
 
 
 def _drop_title_heading(node, title: str) -> None:
