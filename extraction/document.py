@@ -24,20 +24,30 @@ def _known(name: str | None) -> str | None:
 
 
 def decode(data: bytes, charset: str | None = None) -> str:
-    """BOM first, then the caller's (HTTP) charset, then <meta charset>, then detection."""
+    """BOM first, then the caller's (HTTP) charset, then <meta charset>, then detection.
+
+    One exception: bytes that are valid UTF-8 with multi-byte characters are read as
+    UTF-8 even when a <meta> tag names a legacy charset. Such pages were re-saved by a
+    tool that kept the old tag; text in another charset is practically never valid
+    UTF-8 by accident.
+    """
     for bom, name in _BOMS:
         if data.startswith(bom):
             return data[len(bom):].decode(name, errors="replace")
     name = _known(charset)
+    if name:
+        return data.decode(name, errors="replace")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None
+    if text is not None and (len(text) < len(data) or not _META_CHARSET.search(data[:4096])):
+        return text
+    match = _META_CHARSET.search(data[:4096])
+    name = _known(match.group(1)) if match else None
     if not name:
-        match = _META_CHARSET.search(data[:4096])
-        name = _known(match.group(1)) if match else None
-    if not name:
-        try:
-            return data.decode("utf-8")
-        except UnicodeDecodeError:
-            best = from_bytes(data[:200_000]).best()
-            name = best.encoding if best else "windows-1252"
+        best = from_bytes(data[:200_000]).best()
+        name = best.encoding if best else "windows-1252"
     return data.decode(name, errors="replace")
 
 

@@ -84,17 +84,14 @@ def text_blocks(root) -> dict[object, Block]:
         block = blocks.get(holder)
         if block is None:
             block = blocks[holder] = Block(holder)
-        size = len(text.strip())
+        # UTF-8 length: a CJK character (3 bytes) carries about a word, so pages in
+        # those scripts are not mistaken for short labels.
+        size = len(text.strip().encode("utf-8", "surrogatepass"))
         block.chars += size
         block.nodes += 1
         if holders.in_link(el):
             block.link_chars += size
     return blocks
-
-
-def is_prose(block: Block) -> bool:
-    """Long enough and free enough of links to read as a paragraph of a story."""
-    return block.chars >= PARAGRAPH_CHARS and block.link_chars * 2 <= block.chars
 
 
 def subtree_text_stats(el) -> tuple[int, int]:
