@@ -28,6 +28,9 @@ BOILERPLATE_COST = 0.5
 LEVEL_DECAY = 0.9
 # A clump of this much prose counts half; see clump_value.
 CLUMP_HALF = 200.0
+# Share of the page's prose above which a furniture cue is taken for a wrapper's name.
+STRONG_WRAPPER_SHARE = 0.8
+WEAK_WRAPPER_SHARE = 0.5
 # A sibling whose largest clump is at least this share of the chosen element's joins it.
 MERGE_SHARE = 0.3
 # How many levels above the chosen element to look for such siblings.
@@ -115,17 +118,22 @@ class Scores:
         prose: dict = {}
         for parent, value in _pool(values, tree, positive_only=True).items():
             tree.add_up(prose, parent, value)
+        # A cue on an element that holds most of the page's prose is a wrapper's misleading
+        # name ("page-ad-margins", "has-sidebar", "body_overlay"), not furniture.
+        page_prose = sum(v for v in values.values() if v > 0)
         strong_memo: dict = {}
+
+        def strong(node) -> bool:
+            return self._strength(node) == STRONG and prose.get(node, 0.0) < STRONG_WRAPPER_SHARE * page_prose
+
         for el, value in values.items():
-            if value > 0 and tree.flagged(el, lambda n: self._strength(n) == STRONG, strong_memo):
+            if value > 0 and tree.flagged(el, strong, strong_memo):
                 values[el] = -BOILERPLATE_COST * blocks[el].chars
-        # A weak cue on an element that holds most of the remaining prose is a wrapper's
-        # misleading name ("page-ad-margins", "has-sidebar"), not furniture.
         page_prose = sum(v for v in values.values() if v > 0)
         weak_memo: dict = {}
 
         def weak(node) -> bool:
-            return self._strength(node) == WEAK and prose.get(node, 0.0) < 0.5 * page_prose
+            return self._strength(node) == WEAK and prose.get(node, 0.0) < WEAK_WRAPPER_SHARE * page_prose
 
         for el, value in values.items():
             if value > 0 and tree.flagged(el, weak, weak_memo):

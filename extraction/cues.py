@@ -1,7 +1,7 @@
 """Boilerplate and content cues: what a class, id, role or tag name says about an element.
 
 The word lists are generic web vocabulary (navigation, sharing, advertising, comments),
-not tuned to particular sites. Names are split into words at case changes, dashes,
+not tuned to particular sites. Names are split into words at dashes,
 underscores and spaces, so ``ad`` matches ``ad-slot`` but not ``header`` or ``shadow``.
 """
 from __future__ import annotations
@@ -28,18 +28,19 @@ _WEAK_WORDS = frozenset("""
     ad ads adv advert advertisement advertising adslot adunit banner sponsor sponsored promo promoted
     outbrain taboola dfp gpt
     nav navbar navigation menu skip
-    footer masthead sidebar widget rail aside toolbar lightbox
+    footer masthead sidebar widget rail aside toolbar lightbox gallery slideshow carousel legend legends
     social facebook twitter whatsapp pinterest linkedin email
     more tags tagcloud tag-list topics keywords paywall
     byline author-bio bio about-author
 """.split())
 
-_CONTENT_WORDS = frozenset("""
-    article articlebody article-body story storybody story-body body entry entry-content post post-body
-    postbody content main maincontent main-content text richtext prose
+# Words that name a story container; they overrule a furniture word in the same name.
+_STORY_WORDS = frozenset("""
+    article articlebody article-body story storybody story-body entry-content post-body postbody
+    maincontent main-content richtext prose
 """.split())
 
-_SPLIT = re.compile(r"[\s_\-:./]+|(?<=[a-z])(?=[A-Z])")
+_SPLIT = re.compile(r"[\s_\-:./()]+")
 
 
 def name_words(el) -> frozenset[str]:
@@ -71,7 +72,7 @@ def furniture_strength(el) -> int:
     words = name_words(el)
     if words & _STRONG_WORDS:
         # "article-overlay", "body_overlay": a story container with a state class.
-        return WEAK if words & _CONTENT_WORDS else STRONG
+        return WEAK if words & _STORY_WORDS else STRONG
     if tag in WEAK_TAGS or words & _WEAK_WORDS:
         return WEAK
     return NOT_FURNITURE
