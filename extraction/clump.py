@@ -28,6 +28,8 @@ BOILERPLATE_COST = 0.5
 LEVEL_DECAY = 0.9
 # A clump of this much prose counts half; see clump_value.
 CLUMP_HALF = 200.0
+# Elements scoring at least this share of the top score are candidates; the deepest wins.
+NEAR_TOP = 0.9
 # Share of the page's prose above which a furniture cue is taken for a wrapper's name.
 STRONG_WRAPPER_SHARE = 0.8
 WEAK_WRAPPER_SHARE = 0.5
@@ -140,10 +142,20 @@ class Scores:
                 values[el] = -BOILERPLATE_COST * blocks[el].chars
 
     def best(self):
-        best = max(self.score, key=self.score.__getitem__)
-        if self.score[best] <= 0:
-            raise ExtractionError("no article-like text found")
-        return best
+        """The deepest element scoring nearly as high as the top one: a wrapper that adds
+        a little (teasers, a comment or two) to the story is not worth its extra text."""
+        top = max(self.score.values())
+        if top <= 0:
+            return None
+        near = [el for el, value in self.score.items() if value >= NEAR_TOP * top]
+        return max(near, key=self._depth)
+
+    def _depth(self, el) -> int:
+        depth = 0
+        while el is not None:
+            depth += 1
+            el = self.tree.get_parent(el)
+        return depth
 
     def merged_siblings(self, el) -> list:
         """Siblings of ``el`` that hold a clump of prose comparable to its own: the
@@ -176,6 +188,11 @@ def find_article(doc):
     etree.strip_elements(doc, *INVISIBLE_TAGS, with_tail=False)
     scores = Scores(doc)
     best = scores.best()
+    if best is None:
+        # Nothing reads like a story (a page of links, a stub): the whole body is the
+        # honest answer; cleaning then decides what survives.
+        body = doc.find("body")
+        return body if body is not None else doc
     node = best
     for _ in range(MERGE_LEVELS):
         siblings = scores.merged_siblings(node)
