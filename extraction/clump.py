@@ -28,12 +28,11 @@ BOILERPLATE_COST = 0.5
 LEVEL_DECAY = 0.9
 # A clump of this much prose counts half; see clump_value.
 CLUMP_HALF = 200.0
-# Elements scoring at least this share of the top score are candidates; the deepest wins.
-NEAR_TOP = 0.9
 # Share of the page's prose above which a furniture cue is taken for a wrapper's name.
 STRONG_WRAPPER_SHARE = 0.8
 WEAK_WRAPPER_SHARE = 0.5
-# A sibling whose largest clump is at least this share of the chosen element's joins it.
+# A sibling whose largest clump is at least this share of the chosen element's belongs
+# with it: the chosen element is not narrowed past it, and it is merged in.
 MERGE_SHARE = 0.3
 # How many levels above the chosen element to look for such siblings.
 MERGE_LEVELS = 3
@@ -142,20 +141,22 @@ class Scores:
                 values[el] = -BOILERPLATE_COST * blocks[el].chars
 
     def best(self):
-        """The deepest element scoring nearly as high as the top one: a wrapper that adds
-        a little (teasers, a comment or two) to the story is not worth its extra text."""
-        top = max(self.score.values())
-        if top <= 0:
+        """The top-scoring element, narrowed to the child that holds its largest clump
+        while no other child holds a comparable one: a wrapper that only adds teasers
+        or a comment or two to the story is not worth its extra text."""
+        top = max(self.score, key=self.score.__getitem__)
+        if self.score[top] <= 0:
             return None
-        near = [el for el, value in self.score.items() if value >= NEAR_TOP * top]
-        return max(near, key=self._depth)
-
-    def _depth(self, el) -> int:
-        depth = 0
-        while el is not None:
-            depth += 1
-            el = self.tree.get_parent(el)
-        return depth
+        node = top
+        while True:
+            kids = [c for c in node if self.biggest.get(c, 0.0) > 0]
+            if not kids:
+                return node
+            lead = max(kids, key=self.biggest.__getitem__)
+            if self.biggest[lead] < self.biggest[node] or any(
+                    c is not lead and self.biggest[c] >= MERGE_SHARE * self.biggest[lead] for c in kids):
+                return node
+            node = lead
 
     def merged_siblings(self, el) -> list:
         """Siblings of ``el`` that hold a clump of prose comparable to its own: the

@@ -40,7 +40,7 @@ def element_text(root) -> str:
     exhaust the Python stack.
     """
     parts: list[str] = []
-    skip_depth = 0
+    skip_depth = pre_depth = 0
     for event, el in etree.iterwalk(root, events=("start", "end")):
         tag = el.tag if isinstance(el.tag, str) else None
         if event == "start":
@@ -51,24 +51,37 @@ def element_text(root) -> str:
                 parts.append("\n\n")
             elif tag in CELL_TAGS:
                 parts.append(" ")
+            pre_depth += tag == "pre"
             if el.text:
-                parts.append(el.text)
+                parts.append(_keep_layout(el.text) if pre_depth else el.text)
         else:
             if skip_depth:
                 skip_depth -= 1
-            elif tag in BLOCK_TAGS:
-                parts.append("\n\n")
-            elif tag in CELL_TAGS:
-                parts.append(" ")
+            else:
+                pre_depth -= tag == "pre"
+                if tag in BLOCK_TAGS:
+                    parts.append("\n\n")
+                elif tag in CELL_TAGS:
+                    parts.append(" ")
             if el is not root and el.tail and not skip_depth:
-                parts.append(el.tail)
+                parts.append(_keep_layout(el.tail) if pre_depth else el.tail)
     return join_paragraphs("".join(parts))
+
+
+# Preformatted text keeps its line breaks and indentation: they are swapped for
+# private-use characters while other whitespace is collapsed, then swapped back.
+_LAYOUT = str.maketrans({"\n": "\ue000", " ": "\ue001", "\t": "\ue002"})
+_UNLAYOUT = str.maketrans({"\ue000": "\n", "\ue001": " ", "\ue002": "\t"})
+
+
+def _keep_layout(text: str) -> str:
+    return text.translate(_LAYOUT)
 
 
 def join_paragraphs(raw: str) -> str:
     """Collapse whitespace inside paragraphs and separate them by one blank line."""
-    paragraphs = (" ".join(p.split()) for p in raw.split("\n\n"))
-    return "\n\n".join(p for p in paragraphs if p)
+    paragraphs = (" ".join(p.split()).translate(_UNLAYOUT).strip("\n") for p in raw.split("\n\n"))
+    return "\n\n".join(p for p in paragraphs if p.strip())
 
 
 def html_to_text(html: str) -> str:
