@@ -100,7 +100,8 @@ class Scores:
         values = {el: block_value(block) for el, block in blocks.items()}
         self.furniture: dict = {}
         self._discount_furniture(values, blocks)
-        self.score: dict = dict(values)
+        # A block alone is a clump of one.
+        self.score: dict = {el: clump_value(value) for el, value in values.items()}
         self.biggest: dict = {}
         for parent, value in _pool(values, tree).items():
             clump = clump_value(value)

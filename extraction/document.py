@@ -51,14 +51,24 @@ def decode(data: bytes, charset: str | None = None) -> str:
     return data.decode(name, errors="replace")
 
 
+_CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f]")
+_NOT_TEXT = re.compile("[\x00-\x08\x0b\x0e-\x1f\ufffd]")
+
+
+def _looks_binary(text: str) -> bool:
+    """Control characters and undecodable bytes are rare in any real page."""
+    sample = text[:65536]
+    return len(_NOT_TEXT.findall(sample)) > len(sample) // 20
+
+
 def parse(html: str | bytes, charset: str | None = None) -> lxml.html.HtmlElement:
     """Parse a page; raise ExtractionError for input that holds no HTML document."""
     text = decode(html, charset) if isinstance(html, bytes) else html
     if not text or not text.strip():
         raise ExtractionError("empty document")
-    if text.count("\x00") > len(text) // 100:
+    if _looks_binary(text):
         raise ExtractionError("binary data, not HTML")
-    text = text.replace("\x00", "")
+    text = _CONTROL.sub("", text)
     # Encoding declarations inside a str confuse lxml; the text is already decoded.
     text = re.sub(r"^\s*<\?xml[^>]*\?>", "", text)
     parser = lxml.html.HTMLParser(remove_comments=True, remove_pis=True, huge_tree=True)

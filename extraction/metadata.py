@@ -18,12 +18,21 @@ class Metadata:
     language: str | None = None
 
 
-def _meta(doc, *names: str) -> str | None:
-    for name in names:
-        for value in doc.xpath(f"//meta[@property='{name}' or @name='{name}' or @itemprop='{name}']/@content"):
-            if value.strip():
-                return value.strip()
-    return None
+def _meta_tags(doc) -> dict[str, str]:
+    """property/name/itemprop -> content of every <meta>, first one wins."""
+    found: dict[str, str] = {}
+    for el in doc.iter("meta"):
+        content = (el.get("content") or "").strip()
+        if content:
+            for key in ("property", "name", "itemprop"):
+                name = el.get(key)
+                if name:
+                    found.setdefault(name.strip().lower(), content)
+    return found
+
+
+def _first(tags: dict[str, str], *names: str) -> str | None:
+    return next((tags[n] for n in names if n in tags), None)
 
 
 def _json_ld(doc) -> list[dict]:
@@ -56,8 +65,8 @@ def _ld_value(items: list[dict], key: str) -> str | None:
     return None
 
 
-def title_of(doc) -> str:
-    found = _meta(doc, "og:title", "twitter:title")
+def title_of(doc, tags: dict[str, str] | None = None) -> str:
+    found = _first(tags if tags is not None else _meta_tags(doc), "og:title", "twitter:title")
     if found:
         return " ".join(found.split())
     for path in ("//h1", "//title"):
@@ -71,14 +80,15 @@ def title_of(doc) -> str:
 def read_metadata(doc) -> Metadata:
     """Metadata from the whole page; call before the page is cut down to the article."""
     ld = [item for item in _json_ld(doc) if "headline" in item or "author" in item or "datePublished" in item]
-    author = _meta(doc, "author", "article:author", "byl") or _ld_value(ld, "author")
+    tags = _meta_tags(doc)
+    author = _first(tags, "author", "article:author", "byl") or _ld_value(ld, "author")
     if author is None:
         rel = doc.xpath("string(//*[@rel='author' or @itemprop='author'][1])").strip()
         author = " ".join(rel.split()) or None
     if author and re.match(r"https?://", author):
         author = None
-    published = _meta(doc, "article:published_time", "datePublished", "pubdate", "date") \
+    published = _first(tags, "article:published_time", "datepublished", "pubdate", "date") \
         or _ld_value(ld, "datePublished") or (doc.xpath("string(//time/@datetime)").strip() or None)
-    image = _meta(doc, "og:image", "twitter:image", "twitter:image:src") or _ld_value(ld, "image")
-    language = (doc.get("lang") or _meta(doc, "og:locale") or "").replace("_", "-").strip() or None
-    return Metadata(title_of(doc), author, published, image, language)
+    image = _first(tags, "og:image", "twitter:image", "twitter:image:src") or _ld_value(ld, "image")
+    language = (doc.get("lang") or _first(tags, "og:locale") or "").replace("_", "-").strip() or None
+    return Metadata(title_of(doc, tags), author, published, image, language)
