@@ -153,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"## {Path(args.dataset).name}: all {len(pages)} pages\n")
     print(format_table(results))
     small = sum(not is_real_page(p) for p in pages)
-    if small:
+    if 0 < small < len(pages):
         print(f"\n## {Path(args.dataset).name}: {len(pages) - small} pages of {SMALL_PAGE_BYTES} bytes or more\n")
         print(format_table(results, keep=is_real_page))
     for res in results[:1]:
