@@ -1,32 +1,218 @@
-"""Largest-DOM-clump: group text by its place in the DOM, the biggest clump is the article.
+"""Largest-DOM-clump: the article is the part of the page where story-like text clumps together.
 
-First version: text nodes are grouped by their parent's path; each group's weight is
-its character count; the article is the parent of the heaviest group.
+1. Text nodes are grouped into blocks by the element that holds them (``textstats``).
+2. Each block gets a value: story-like text (long, few links) counts for its characters;
+   link lists, short furniture and text inside boilerplate regions (nav, footer, share
+   bars, comments... see ``cues``) count against.
+3. Blocks are clumped by their parent (their path in the DOM), and each clump's value is
+   added to every ancestor, so an element's score is the value of all the text below it.
+4. The article is the element with the highest score: going up one level pays off only
+   when the sibling content that comes along outweighs the boilerplate that comes with it,
+   which is how sibling paragraphs split across containers are merged.
 """
 from __future__ import annotations
 
-from collections import Counter
+from lxml import etree
 
 from .article import ExtractionError
+from .cues import STRONG, WEAK, furniture_strength
+from .render import INVISIBLE_TAGS
+from .textstats import PARAGRAPH_CHARS, Block, text_blocks
 
-_SKIP = {"script", "style", "noscript", "template", "head", "title"}
+HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+# Cost per character of furniture text, relative to one character of story text.
+BOILERPLATE_COST = 0.5
+# Each level between a clump and an ancestor keeps this share of the clump's value,
+# so a container close to its paragraphs beats a distant one that also collects
+# scattered teasers.
+LEVEL_DECAY = 0.9
+# A clump of this much prose counts half; see clump_value.
+CLUMP_HALF = 200.0
+# Share of the page's prose above which a furniture cue is taken for a wrapper's name.
+STRONG_WRAPPER_SHARE = 0.8
+WEAK_WRAPPER_SHARE = 0.5
+# A sibling whose largest clump is at least this share of the chosen element's belongs
+# with it: the chosen element is not narrowed past it, and it is merged in.
+MERGE_SHARE = 0.3
+# How many levels above the chosen element to look for such siblings.
+MERGE_LEVELS = 3
+
+
+def block_value(block: Block) -> float:
+    """Positive for prose, negative for link lists and menus, near zero for short labels."""
+    chars, links = block.chars, block.link_chars
+    if block.element.tag in HEADING_TAGS:
+        return 0.0
+    if links * 2 > chars:
+        return -BOILERPLATE_COST * chars
+    prose = chars - 2 * links
+    if chars >= PARAGRAPH_CHARS:
+        return float(prose)
+    return prose * 0.25
+
+
+class _Tree:
+    """Parent lookups memoised, and sums of values carried up to every ancestor."""
+
+    def __init__(self):
+        self.parent: dict = {}
+
+    def get_parent(self, el):
+        try:
+            return self.parent[el]
+        except KeyError:
+            parent = self.parent[el] = el.getparent()
+            return parent
+
+    def add_up(self, sums: dict, start, amount: float, decay: float = 1.0, combine=None) -> None:
+        node = start
+        while node is not None:
+            old = sums.get(node, 0.0)
+            sums[node] = combine(old, amount) if combine else old + amount
+            node = self.get_parent(node)
+            # Wrappers with a single child add no distance.
+            if node is not None and len(node) > 1:
+                amount *= decay
+
+    def flagged(self, el, test, memo: dict) -> bool:
+        """Whether ``el`` or an ancestor passes ``test``; answers memoised per element."""
+        chain = []
+        node = el
+        while node is not None and node not in memo:
+            chain.append(node)
+            node = self.get_parent(node)
+        flag = memo.get(node, False) if node is not None else False
+        for node in reversed(chain):
+            flag = flag or (node.tag not in ("body", "html") and test(node))
+            memo[node] = flag
+        return memo[el]
+
+
+class Scores:
+    """The page's text weighed: ``score`` (decayed value of the text below each element),
+    ``biggest`` (the largest clump below each element) and furniture flags."""
+
+    def __init__(self, doc):
+        blocks = text_blocks(doc)
+        if not blocks:
+            raise ExtractionError("no text found")
+        self.tree = tree = _Tree()
+        values = {el: block_value(block) for el, block in blocks.items()}
+        self.furniture: dict = {}
+        self._discount_furniture(values, blocks)
+        # A block alone is a clump of one.
+        self.score: dict = {el: clump_value(value) for el, value in values.items()}
+        self.biggest: dict = {}
+        for parent, value in _pool(values, tree).items():
+            clump = clump_value(value)
+            tree.add_up(self.score, parent, clump, LEVEL_DECAY)
+            if clump > 0:
+                tree.add_up(self.biggest, parent, clump, combine=max)
+
+    def _strength(self, node) -> int:
+        if node not in self.furniture:
+            self.furniture[node] = furniture_strength(node)
+        return self.furniture[node]
+
+    def _discount_furniture(self, values: dict, blocks: dict) -> None:
+        """Prose inside furniture counts against, like any other furniture text."""
+        tree = self.tree
+        prose: dict = {}
+        for parent, value in _pool(values, tree, positive_only=True).items():
+            tree.add_up(prose, parent, value)
+        # A cue on an element that holds most of the page's prose is a wrapper's misleading
+        # name ("page-ad-margins", "has-sidebar", "body_overlay"), not furniture.
+        page_prose = sum(v for v in values.values() if v > 0)
+        strong_memo: dict = {}
+
+        def strong(node) -> bool:
+            return self._strength(node) == STRONG and prose.get(node, 0.0) < STRONG_WRAPPER_SHARE * page_prose
+
+        for el, value in values.items():
+            if value > 0 and tree.flagged(el, strong, strong_memo):
+                values[el] = -BOILERPLATE_COST * blocks[el].chars
+        page_prose = sum(v for v in values.values() if v > 0)
+        weak_memo: dict = {}
+
+        def weak(node) -> bool:
+            return self._strength(node) == WEAK and prose.get(node, 0.0) < WEAK_WRAPPER_SHARE * page_prose
+
+        for el, value in values.items():
+            if value > 0 and tree.flagged(el, weak, weak_memo):
+                values[el] = -BOILERPLATE_COST * blocks[el].chars
+
+    def best(self):
+        """The top-scoring element, narrowed to the child that holds its largest clump
+        while no other child holds a comparable one: a wrapper that only adds teasers
+        or a comment or two to the story is not worth its extra text."""
+        top = max(self.score, key=self.score.__getitem__)
+        if self.score[top] <= 0:
+            return None
+        node = top
+        while True:
+            kids = [c for c in node if self.biggest.get(c, 0.0) > 0]
+            if not kids:
+                return node
+            lead = max(kids, key=self.biggest.__getitem__)
+            if self.biggest[lead] < self.biggest[node] or any(
+                    c is not lead and self.biggest[c] >= MERGE_SHARE * self.biggest[lead] for c in kids):
+                return node
+            node = lead
+
+    def merged_siblings(self, el) -> list:
+        """Siblings of ``el`` that hold a clump of prose comparable to its own: the
+        rest of a story split into several containers."""
+        parent = self.tree.get_parent(el)
+        if parent is None:
+            return []
+        wanted = MERGE_SHARE * self.biggest.get(el, 0.0)
+        return [s for s in parent if s is not el and self.biggest.get(s, 0.0) >= wanted > 0
+                and self.score.get(s, 0.0) > 0 and not self._strength(s)]
+
+
+def clump_value(value: float) -> float:
+    """Large clumps count in full, small ones less: a story is many paragraphs side by
+    side, while teaser lists scatter one short description per container."""
+    return value * value / (value + CLUMP_HALF) if value > 0 else value
+
+
+def _pool(values: dict, tree: _Tree, positive_only: bool = False) -> dict:
+    """Sum block values per parent element: the clumps."""
+    pooled: dict = {}
+    for el, value in values.items():
+        parent = tree.get_parent(el)
+        if parent is not None and (value > 0 or not positive_only):
+            pooled[parent] = pooled.get(parent, 0.0) + value
+    return pooled
 
 
 def find_article(doc):
-    weights: Counter = Counter()
-    elements = {}
-    for el in doc.iter():
-        if not isinstance(el.tag, str) or el.tag in _SKIP:
-            continue
-        size = len((el.text or "").strip())
-        for child in el:
-            size += len((child.tail or "").strip())
-        if size:
-            parent = el.getparent() if el.getparent() is not None else el
-            key = doc.getroottree().getpath(parent)
-            weights[key] += size
-            elements[key] = parent
-    if not weights:
-        raise ExtractionError("no text found")
-    key, _ = weights.most_common(1)[0]
-    return elements[key]
+    etree.strip_elements(doc, *INVISIBLE_TAGS, with_tail=False)
+    scores = Scores(doc)
+    best = scores.best()
+    if best is None:
+        # Nothing reads like a story (a page of links, a stub): the whole body is the
+        # honest answer; cleaning then decides what survives.
+        body = doc.find("body")
+        return body if body is not None else doc
+    node = best
+    for _ in range(MERGE_LEVELS):
+        siblings = scores.merged_siblings(node)
+        if siblings:
+            return _wrap(node, siblings)
+        node = scores.tree.get_parent(node)
+        if node is None or node.tag == "body":
+            break
+    return best
+
+
+def _wrap(node, siblings: list):
+    """A new container holding ``node`` and its merged siblings in page order."""
+    parent = node.getparent()
+    keep = {node, *siblings}
+    members = [c for c in parent if c in keep]
+    wrapper = parent.makeelement("div", {})
+    parent.insert(parent.index(members[0]), wrapper)
+    for child in members:
+        wrapper.append(child)
+    return wrapper

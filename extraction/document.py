@@ -24,21 +24,41 @@ def _known(name: str | None) -> str | None:
 
 
 def decode(data: bytes, charset: str | None = None) -> str:
-    """BOM first, then the caller's (HTTP) charset, then <meta charset>, then detection."""
+    """BOM first, then the caller's (HTTP) charset, then <meta charset>, then detection.
+
+    One exception: bytes that are valid UTF-8 with multi-byte characters are read as
+    UTF-8 even when a <meta> tag names a legacy charset. Such pages were re-saved by a
+    tool that kept the old tag; text in another charset is practically never valid
+    UTF-8 by accident.
+    """
     for bom, name in _BOMS:
         if data.startswith(bom):
             return data[len(bom):].decode(name, errors="replace")
     name = _known(charset)
+    if name:
+        return data.decode(name, errors="replace")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None
+    if text is not None and (len(text) < len(data) or not _META_CHARSET.search(data[:4096])):
+        return text
+    match = _META_CHARSET.search(data[:4096])
+    name = _known(match.group(1)) if match else None
     if not name:
-        match = _META_CHARSET.search(data[:4096])
-        name = _known(match.group(1)) if match else None
-    if not name:
-        try:
-            return data.decode("utf-8")
-        except UnicodeDecodeError:
-            best = from_bytes(data[:200_000]).best()
-            name = best.encoding if best else "windows-1252"
+        best = from_bytes(data[:200_000]).best()
+        name = best.encoding if best else "windows-1252"
     return data.decode(name, errors="replace")
+
+
+_CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f]")
+_NOT_TEXT = re.compile("[\x00-\x08\x0b\x0e-\x1f\ufffd]")
+
+
+def _looks_binary(text: str) -> bool:
+    """Control characters and undecodable bytes are rare in any real page."""
+    sample = text[:65536]
+    return len(_NOT_TEXT.findall(sample)) > len(sample) // 20
 
 
 def parse(html: str | bytes, charset: str | None = None) -> lxml.html.HtmlElement:
@@ -46,9 +66,9 @@ def parse(html: str | bytes, charset: str | None = None) -> lxml.html.HtmlElemen
     text = decode(html, charset) if isinstance(html, bytes) else html
     if not text or not text.strip():
         raise ExtractionError("empty document")
-    if text.count("\x00") > len(text) // 100:
+    if _looks_binary(text):
         raise ExtractionError("binary data, not HTML")
-    text = text.replace("\x00", "")
+    text = _CONTROL.sub("", text)
     # Encoding declarations inside a str confuse lxml; the text is already decoded.
     text = re.sub(r"^\s*<\?xml[^>]*\?>", "", text)
     parser = lxml.html.HTMLParser(remove_comments=True, remove_pis=True, huge_tree=True)

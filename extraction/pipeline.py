@@ -1,56 +1,28 @@
-"""extract(): decode, parse, find the article with a method, render text and HTML."""
+"""extract(): decode, parse, read metadata, find the article with a method, clean and render it."""
 from __future__ import annotations
 
-import copy
-
-import lxml.html
-import nh3
+from urllib.parse import urljoin
 
 from .article import Article, ExtractionError
+from .clean import clean_article
 from .document import parse
+from .metadata import read_metadata
 from .methods import get_method
-
-_BLOCKS = {"p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "li", "blockquote", "pre", "tr", "figcaption", "section", "article", "br"}
-
-
-def _title(doc) -> str:
-    for path in ("//meta[@property='og:title']/@content", "//h1//text()", "//title//text()"):
-        found = " ".join(s.strip() for s in doc.xpath(path) if s.strip())
-        if found:
-            return found
-    return ""
-
-
-def _text(root) -> str:
-    """Paragraphs separated by blank lines: block tags break, inline tags do not."""
-    parts: list[str] = []
-
-    def walk(el):
-        block = el.tag in _BLOCKS
-        if block:
-            parts.append("\n\n")
-        parts.append(el.text or "")
-        for child in el:
-            if isinstance(child.tag, str):
-                walk(child)
-            parts.append(child.tail or "")
-        if block:
-            parts.append("\n\n")
-
-    walk(root)
-    paragraphs = ("".join(parts)).split("\n\n")
-    return "\n\n".join(" ".join(p.split()) for p in paragraphs if p.strip())
+from .render import element_text, sanitized_html
 
 
 def extract(html: str | bytes, url: str | None = None, method: str = "clump", charset: str | None = None) -> Article:
     find_article = get_method(method)
     doc = parse(html, charset)
-    if url:
-        doc.make_links_absolute(url, resolve_base_href=True, handle_failures="discard")
-    title = _title(doc)
-    node = find_article(copy.deepcopy(doc))
-    text = _text(node)
+    meta = read_metadata(doc)
+    # Methods may cut the page apart; everything read from the whole page is read above.
+    node = find_article(doc)
+    clean_article(node, meta.title)
+    text = element_text(node)
     if not text:
         raise ExtractionError("no article text found")
-    body = nh3.clean(lxml.html.tostring(node, encoding="unicode"))
-    return Article(title=title, text=text, html=body, method=method, url=url)
+    if url:
+        node.make_links_absolute(url, resolve_base_href=False, handle_failures="discard")
+    lead_image = urljoin(url, meta.lead_image) if url and meta.lead_image else meta.lead_image
+    return Article(title=meta.title, text=text, html=sanitized_html(node), lead_image=lead_image,
+                   author=meta.author, published=meta.published, language=meta.language, method=method, url=url)

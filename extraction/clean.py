@@ -1,0 +1,126 @@
+"""Clean a chosen article subtree: drop furniture, keep the story's own structure.
+
+Shared by every method. Works in place on the element it is given and keeps headings,
+lists, quotes, code, tables and figures with captions unless they look like furniture.
+"""
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+
+from .cues import furniture_strength
+from .render import INVISIBLE_TAGS
+from .textstats import INLINE_TAGS, text_blocks
+
+FORM_TAGS = ("form", "button", "input", "select", "textarea", "label", "fieldset", "dialog")
+HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+# A furniture-named element holding more than this share of the article's text is a
+# wrapper with a misleading name, so it stays.
+WRAPPER_SHARE = 0.5
+# Short labels ("Advertisement", "Share") repeat; sentences of a story do not.
+REPEATED_MAX_CHARS = 40
+_WORDS = re.compile(r"\w+")
+
+
+def clean_article(node, title: str = "") -> None:
+    etree.strip_elements(node, *INVISIBLE_TAGS, *FORM_TAGS, with_tail=False)
+    _drop_hidden(node)
+    blocks = _drop_furniture(node, text_blocks(node))
+    _drop_link_lists(blocks)
+    _drop_repeated_labels(blocks)
+    if title:
+        _drop_title_heading(node, title)
+
+
+def _remove(el) -> None:
+    """Remove an element but keep the text that follows it."""
+    parent = el.getparent()
+    if parent is None:
+        return
+    if el.tail and el.tail.strip():
+        prev = el.getprevious()
+        if prev is not None:
+            prev.tail = (prev.tail or "") + el.tail
+        else:
+            parent.text = (parent.text or "") + el.tail
+    parent.remove(el)
+
+
+def _drop_hidden(node) -> None:
+    for el in node.xpath(".//*[@hidden or contains(translate(@style,' ',''),'display:none')]"):
+        _remove(el)
+
+
+def _drop_furniture(node, blocks: dict) -> dict:
+    """Remove furniture-named descendants unless they hold most of the article's text.
+
+    Returns the blocks that remain.
+    """
+    marked = {el for el in node.iterdescendants() if isinstance(el.tag, str) and furniture_strength(el)}
+    if not marked:
+        return blocks
+    total = sum(b.chars for b in blocks.values()) or 1
+    held: dict = {}
+    owners: dict = {}
+    for el, block in blocks.items():
+        owners[el] = [a for a in _ancestors_within(el, node) if a in marked]
+        for ancestor in owners[el]:
+            held[ancestor] = held.get(ancestor, 0) + block.chars
+    removed = {el for el in marked if held.get(el, 0) < WRAPPER_SHARE * total}
+    for el in removed:
+        if el.getparent() is not None:
+            _remove(el)
+    return {el: block for el, block in blocks.items() if not removed.intersection(owners[el])}
+
+
+def _ancestors_within(el, node):
+    """``el`` and its ancestors below ``node``."""
+    while el is not None and el is not node:
+        yield el
+        el = el.getparent()
+
+
+def _drop_link_lists(blocks: dict) -> None:
+    """Blocks that are mostly link text: related-story lists, tag clouds, share bars."""
+    for el, block in blocks.items():
+        if block.link_chars * 2 > block.chars and el.tag not in HEADING_TAGS and el.getparent() is not None \
+                and _is_leaf_block(el):
+            parent = el.getparent()
+            _remove(el)
+            # A list emptied of its link items goes too.
+            if parent.tag in ("ul", "ol") and not parent.xpath("string()").strip():
+                _remove(parent)
+
+
+def _is_leaf_block(el) -> bool:
+    """No blocks nested inside: removing it cannot take paragraphs along."""
+    return all(not isinstance(child.tag, str) or child.tag in INLINE_TAGS for child in el)
+
+
+def _drop_repeated_labels(blocks: dict) -> None:
+    seen: dict[str, list] = {}
+    for el, block in blocks.items():
+        if block.chars <= REPEATED_MAX_CHARS:
+            key = " ".join(_WORDS.findall(el.xpath("string()").lower()))
+            seen.setdefault(key, []).append(el)
+    for key, elements in seen.items():
+        if len(elements) > 1 and key:
+            for el in elements:
+                if el.getparent() is not None:
+                    _remove(el)
+
+
+def _drop_title_heading(node, title: str) -> None:
+    wanted = _WORDS.findall(title.lower())
+    for el in node.iter(*HEADING_TAGS[:2]):
+        words = _WORDS.findall(el.xpath("string()").lower())
+        if words and (words == wanted or (len(words) >= 3 and _is_sub(words, wanted))):
+            _remove(el)
+            return
+
+
+def _is_sub(words: list[str], title: list[str]) -> bool:
+    """The heading is the title minus a site-name suffix or prefix."""
+    n = len(words)
+    return any(title[i:i + n] == words for i in range(len(title) - n + 1))

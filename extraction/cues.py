@@ -1,0 +1,78 @@
+"""Boilerplate and content cues: what a class, id, role or tag name says about an element.
+
+The word lists are generic web vocabulary (navigation, sharing, advertising, comments),
+not tuned to particular sites. Names are split into words at dashes,
+underscores and spaces, so ``ad`` matches ``ad-slot`` but not ``header`` or ``shadow``.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+# Furniture for sure: these never wrap a story.
+STRONG_TAGS = frozenset(("nav", "aside", "footer", "menu", "dialog"))
+_STRONG_WORDS = frozenset("""
+    modal popup overlay cookie cookies consent gdpr
+    comment comments disqus respond replies discussion
+    newsletter subscribe subscription signup sign-up login register
+    breadcrumb breadcrumbs pagination pager skiplink
+    share sharing sharebar socials
+    related recommended recommendations popular trending mostread most-read readmore
+    visually-hidden sr-only screen-reader-text
+    caption credit credits photo-credit image-credit copyright dateline timestamp
+""".split())
+# Usually furniture, but also seen on page-wide wrappers ("page-ad-margins",
+# "has-sidebar"), so callers weigh them against how much of the page they hold.
+WEAK_TAGS = frozenset(("form",))
+_WEAK_WORDS = frozenset("""
+    ad ads adv advert advertisement advertising adslot adunit banner sponsor sponsored promo promoted
+    outbrain taboola dfp gpt
+    nav navbar navigation menu skip
+    footer masthead sidebar widget rail aside toolbar lightbox gallery slideshow carousel legend legends
+    social facebook twitter whatsapp pinterest linkedin email
+    more tags tagcloud tag-list topics keywords paywall
+    byline author-bio bio about-author
+""".split())
+
+# Words that name a story container; they overrule a furniture word in the same name.
+_STORY_WORDS = frozenset("""
+    article articlebody article-body story storybody story-body entry-content post-body postbody
+    maincontent main-content richtext prose
+""".split())
+
+_SPLIT = re.compile(r"[\s_\-:./()]+")
+
+
+def name_words(el) -> frozenset[str]:
+    """Lower-case words of an element's class, id and role."""
+    raw = " ".join(filter(None, (el.get("class"), el.get("id"), el.get("role"))))
+    return _words(raw) if raw else frozenset()
+
+
+@lru_cache(maxsize=4096)
+def _words(raw: str) -> frozenset[str]:
+    # Pages repeat the same class strings many times, hence the cache.
+    words = {w.lower() for w in _SPLIT.split(raw) if w}
+    # Also keep whole class tokens, so "article-body" matches as one word.
+    words.update(t.lower() for t in raw.split())
+    return frozenset(words)
+
+
+NOT_FURNITURE, WEAK, STRONG = 0, 1, 2
+
+
+def furniture_strength(el) -> int:
+    """How surely the tag or name marks page furniture rather than story."""
+    tag = el.tag
+    if tag in STRONG_TAGS or el.get("aria-hidden") == "true":
+        return STRONG
+    if tag == "blockquote":
+        # Embedded posts ("twitter-tweet", "instagram-media") are quoted story material.
+        return NOT_FURNITURE
+    words = name_words(el)
+    if words & _STRONG_WORDS:
+        # "article-overlay", "body_overlay": a story container with a state class.
+        return WEAK if words & _STORY_WORDS else STRONG
+    if tag in WEAK_TAGS or words & _WEAK_WORDS:
+        return WEAK
+    return NOT_FURNITURE

@@ -1,0 +1,94 @@
+"""Page metadata: title, author, publication date, lead image, language.
+
+Read from Open Graph / article meta tags and JSON-LD first, then from markup.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+
+@dataclass
+class Metadata:
+    title: str = ""
+    author: str | None = None
+    published: str | None = None
+    lead_image: str | None = None
+    language: str | None = None
+
+
+def _meta_tags(doc) -> dict[str, str]:
+    """property/name/itemprop -> content of every <meta>, first one wins."""
+    found: dict[str, str] = {}
+    for el in doc.iter("meta"):
+        content = (el.get("content") or "").strip()
+        if content:
+            for key in ("property", "name", "itemprop"):
+                name = el.get(key)
+                if name:
+                    found.setdefault(name.strip().lower(), content)
+    return found
+
+
+def _first(tags: dict[str, str], *names: str) -> str | None:
+    return next((tags[n] for n in names if n in tags), None)
+
+
+def _json_ld(doc) -> list[dict]:
+    found = []
+    for raw in doc.xpath("//script[@type='application/ld+json']/text()"):
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            continue
+        stack = [data]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, list):
+                stack.extend(item)
+            elif isinstance(item, dict):
+                found.append(item)
+                stack.extend(v for k, v in item.items() if k == "@graph")
+    return found
+
+
+def _ld_value(items: list[dict], key: str) -> str | None:
+    for item in items:
+        value = item.get(key)
+        if isinstance(value, list):
+            value = value[0] if value else None
+        if isinstance(value, dict):
+            value = value.get("name") or value.get("url")
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return None
+
+
+def title_of(doc, tags: dict[str, str] | None = None) -> str:
+    found = _first(tags if tags is not None else _meta_tags(doc), "og:title", "twitter:title")
+    if found:
+        return " ".join(found.split())
+    for path in ("//h1", "//title"):
+        for el in doc.xpath(path):
+            text = " ".join(el.xpath("string()").split())
+            if text:
+                return text
+    return ""
+
+
+def read_metadata(doc) -> Metadata:
+    """Metadata from the whole page; call before the page is cut down to the article."""
+    ld = [item for item in _json_ld(doc) if "headline" in item or "author" in item or "datePublished" in item]
+    tags = _meta_tags(doc)
+    author = _first(tags, "author", "article:author", "byl") or _ld_value(ld, "author")
+    if author is None:
+        rel = doc.xpath("string(//*[@rel='author' or @itemprop='author'][1])").strip()
+        author = " ".join(rel.split()) or None
+    if author and re.match(r"https?://", author):
+        author = None
+    published = _first(tags, "article:published_time", "datepublished", "pubdate", "date") \
+        or _ld_value(ld, "datePublished") or (doc.xpath("string(//time/@datetime)").strip() or None)
+    image = _first(tags, "og:image", "twitter:image", "twitter:image:src") or _ld_value(ld, "image")
+    language = (doc.get("lang") or _first(tags, "og:locale") or "").replace("_", "-").strip() or None
+    return Metadata(title_of(doc, tags), author, published, image, language)

@@ -1,0 +1,97 @@
+"""Turn an article subtree into plain text (paragraphs split by blank lines) and safe HTML."""
+from __future__ import annotations
+
+import lxml.html
+import nh3
+from lxml import etree
+
+# Elements that start a new paragraph in the text rendering; everything else is inline.
+BLOCK_TAGS = frozenset(
+    "p div h1 h2 h3 h4 h5 h6 li blockquote pre tr br figcaption ul ol dl dt dd table thead tbody tfoot "
+    "caption section article header footer figure hr aside main nav address details summary form "
+    "fieldset center".split()
+)
+CELL_TAGS = frozenset(("td", "th"))
+INVISIBLE_TAGS = frozenset(("script", "style", "noscript", "template", "head", "title", "iframe", "object",
+                            "embed", "svg", "math", "canvas", "select", "option", "button", "input", "textarea"))
+
+ALLOWED_TAGS = {
+    "p", "div", "section", "article", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li",
+    "dl", "dt", "dd", "blockquote", "q", "cite", "pre", "code", "kbd", "samp", "var", "table", "thead",
+    "tbody", "tfoot", "tr", "td", "th", "caption", "colgroup", "col", "figure", "figcaption", "img",
+    "picture", "a", "em", "strong", "b", "i", "u", "s", "del", "ins", "mark", "small", "sub", "sup",
+    "abbr", "time", "span",
+}
+ALLOWED_ATTRIBUTES = {
+    "a": {"href", "title"},
+    "img": {"src", "alt", "title", "width", "height"},
+    "td": {"colspan", "rowspan"},
+    "th": {"colspan", "rowspan", "scope"},
+    "time": {"datetime"},
+    "abbr": {"title"},
+    "ol": {"start"},
+}
+
+
+def element_text(root) -> str:
+    """Readable text of a subtree: block elements split paragraphs, inline ones join as written.
+
+    Walks with ``iterwalk`` instead of recursion so pathologically deep pages cannot
+    exhaust the Python stack.
+    """
+    parts: list[str] = []
+    skip_depth = pre_depth = 0
+    for event, el in etree.iterwalk(root, events=("start", "end")):
+        tag = el.tag if isinstance(el.tag, str) else None
+        if event == "start":
+            if skip_depth or tag is None or tag in INVISIBLE_TAGS:
+                skip_depth += 1
+                continue
+            if tag in BLOCK_TAGS:
+                parts.append("\n\n")
+            elif tag in CELL_TAGS:
+                parts.append(" ")
+            pre_depth += tag == "pre"
+            if el.text:
+                parts.append(_keep_layout(el.text) if pre_depth else el.text)
+        else:
+            if skip_depth:
+                skip_depth -= 1
+            else:
+                pre_depth -= tag == "pre"
+                if tag in BLOCK_TAGS:
+                    parts.append("\n\n")
+                elif tag in CELL_TAGS:
+                    parts.append(" ")
+            if el is not root and el.tail and not skip_depth:
+                parts.append(_keep_layout(el.tail) if pre_depth else el.tail)
+    return join_paragraphs("".join(parts))
+
+
+# Preformatted text keeps its line breaks and indentation: they are swapped for
+# private-use characters while other whitespace is collapsed, then swapped back.
+_LAYOUT = str.maketrans({"\n": "\ue000", " ": "\ue001", "\t": "\ue002"})
+_UNLAYOUT = str.maketrans({"\ue000": "\n", "\ue001": " ", "\ue002": "\t"})
+
+
+def _keep_layout(text: str) -> str:
+    return text.translate(_LAYOUT)
+
+
+def join_paragraphs(raw: str) -> str:
+    """Collapse whitespace inside paragraphs and separate them by one blank line."""
+    paragraphs = (" ".join(p.split()).translate(_UNLAYOUT).strip("\n") for p in raw.split("\n\n"))
+    return "\n\n".join(p for p in paragraphs if p.strip())
+
+
+def html_to_text(html: str) -> str:
+    if not html or not html.strip():
+        return ""
+    return element_text(lxml.html.fragment_fromstring(html, create_parent="div"))
+
+
+def sanitized_html(root) -> str:
+    """The subtree as HTML that is safe to show: an allow-list of tags and attributes."""
+    raw = lxml.html.tostring(root, encoding="unicode")
+    return nh3.clean(raw, tags=ALLOWED_TAGS, attributes=ALLOWED_ATTRIBUTES,
+                     url_schemes={"http", "https", "mailto"}, link_rel="noopener noreferrer nofollow")

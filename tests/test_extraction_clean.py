@@ -1,0 +1,55 @@
+"""Cleaning the chosen subtree: furniture goes, the story's own structure stays."""
+import lxml.html
+
+from extraction.clean import clean_article
+
+PARA = "A sentence of the story that is long enough to read as prose in a paragraph of text. "
+
+
+def cleaned(html, title=""):
+    node = lxml.html.fragment_fromstring(html, create_parent="div")
+    clean_article(node, title)
+    return node
+
+
+def test_share_bar_related_links_and_forms_go():
+    node = cleaned(f"<p>{PARA}</p><div class='share-tools'><a href='#'>Facebook</a> <a href='#'>Twitter</a></div>"
+                   f"<p>{PARA}</p><ul><li><a href='/a'>Related story one</a></li><li><a href='/b'>Another</a></li></ul>"
+                   f"<form><input name='q'><button>Subscribe</button></form><p>{PARA}</p>")
+    text = node.text_content()
+    assert text.count("A sentence") == 3
+    for gone in ("Facebook", "Related story", "Subscribe"):
+        assert gone not in text
+
+
+def test_headings_lists_tables_quotes_and_code_stay():
+    node = cleaned(f"<h2>Background</h2><p>{PARA}</p><ul><li>first point</li><li>second point</li></ul>"
+                   f"<table><tr><th>Year</th><td>2019</td></tr></table><blockquote>quoted words</blockquote>"
+                   f"<pre><code>x = 1</code></pre><p>{PARA}</p>")
+    for kept in ("h2", "ul", "table", "blockquote", "pre"):
+        assert node.find(f".//{kept}") is not None, kept
+
+
+def test_embedded_post_is_story_material():
+    node = cleaned(f"<p>{PARA}</p><blockquote class='twitter-tweet'><p>A tweet quoted in the story</p></blockquote>")
+    assert "A tweet quoted" in node.text_content()
+
+
+def test_repeated_short_labels_go():
+    node = cleaned(f"<p>{PARA}</p><div>Advertisement</div><p>{PARA}</p><div>Advertisement</div>")
+    assert "Advertisement" not in node.text_content()
+
+
+def test_hidden_elements_go():
+    node = cleaned(f"<p>{PARA}</p><div style='display: none'>secret</div><p hidden>also secret</p>")
+    assert "secret" not in node.text_content()
+
+
+def test_heading_repeating_the_title_goes():
+    node = cleaned(f"<h1>Bridge to be rebuilt</h1><p>{PARA}</p>", title="Bridge to be rebuilt | Town News")
+    assert node.find(".//h1") is None
+
+
+def test_text_after_a_removed_element_is_kept():
+    node = cleaned(f"<p>{PARA}<span class='ad'>AD</span> and the tail stays.</p>")
+    assert "and the tail stays." in node.text_content()

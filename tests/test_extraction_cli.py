@@ -1,0 +1,43 @@
+"""python -m extraction on files and stdin."""
+import gzip
+import io
+import json
+import sys
+
+from extraction.__main__ import main
+
+PARA = "Volunteers cleaned the river banks on Saturday and collected more than two tonnes of waste. "
+PAGE = f"<html><head><title>River</title></head><body><nav><a href='/'>Home</a></nav>" \
+       f"<article><p>{PARA}</p><p>{PARA}<a href='/more'>more</a></p></article></body></html>"
+
+
+def test_text_from_a_gzipped_file(tmp_path, capsys):
+    path = tmp_path / "page.html.gz"
+    path.write_bytes(gzip.compress(PAGE.encode()))
+    assert main([str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("River\n\n") and out.count("Volunteers") == 2 and "Home" not in out
+
+
+def test_json_with_base_url(tmp_path, capsys):
+    path = tmp_path / "page.html"
+    path.write_text(PAGE)
+    assert main(["--format", "json", "--url", "https://river.example/news/", str(path)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["title"] == "River" and data["method"] == "clump"
+    assert 'href="https://river.example/more"' in data["html"]
+
+
+def test_html_from_stdin(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(PAGE.encode())))
+    assert main(["--format", "html", "-"]) == 0
+    assert "<p>" in capsys.readouterr().out
+
+
+def test_missing_file_and_empty_input_fail_cleanly(tmp_path, capsys):
+    assert main([str(tmp_path / "missing.html")]) == 1
+    assert "cannot read" in capsys.readouterr().err
+    empty = tmp_path / "empty.html"
+    empty.write_bytes(b"")
+    assert main([str(empty)]) == 1
+    assert "error: empty document" in capsys.readouterr().err

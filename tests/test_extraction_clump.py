@@ -1,0 +1,75 @@
+"""The clump method finds the story among page furniture."""
+import pytest
+
+from extraction import ExtractionError, extract
+from extraction.clump import find_article
+from extraction.document import parse
+
+PARA = ("The council voted on Tuesday to rebuild the old bridge, a project that residents "
+        "have requested for more than a decade, and work is expected to start in spring. ")
+
+
+def paragraphs(n, tag="p"):
+    return "".join(f"<{tag}>{PARA}Paragraph {i}.</{tag}>" for i in range(n))
+
+
+def page(body):
+    return f"<html><head><title>Bridge</title></head><body>{body}</body></html>"
+
+
+def nav_links(n=30):
+    return "<ul>" + "".join(f"<li><a href='/s{i}'>Section number {i}</a></li>" for i in range(n)) + "</ul>"
+
+
+def test_story_wins_over_navigation_and_footer():
+    html = page(f"<div id='menu'>{nav_links()}</div><div class='story'>{paragraphs(6)}</div>"
+                f"<footer><p>{PARA}</p></footer>")
+    text = extract(html).text
+    assert text.count("Paragraph") == 6
+    assert "Section number" not in text
+
+
+def test_teaser_list_loses_to_one_story():
+    teasers = "".join(f"<li><h3><a href='/t{i}'>Other story {i}</a></h3><div>{PARA}</div></li>" for i in range(12))
+    html = page(f"<main><article><div class='body'>{paragraphs(8)}</div></article></main>"
+                f"<section><ul>{teasers}</ul></section>")
+    text = extract(html).text
+    assert text.count("Paragraph") == 8
+    assert "Other story" not in text
+
+
+def test_story_split_over_sibling_containers_is_merged():
+    html = page(f"<div class='wrap'><div class='part'>{paragraphs(6)}</div>"
+                f"<div class='ad-slot'><a href='/ad'>Buy now</a></div>"
+                f"<div class='part'>{paragraphs(3)}</div></div>{nav_links()}")
+    text = extract(html).text
+    assert text.count("Paragraph") == 9
+    assert "Buy now" not in text
+
+
+def test_misleading_wrapper_name_does_not_hide_the_story():
+    # A furniture word on a wrapper holding most of the page's prose is not furniture.
+    html = page(f"<div class='layout has-sidebar page-ad-margins'><div>{paragraphs(6)}</div>"
+                f"<aside>{nav_links(5)}</aside></div>")
+    assert extract(html).text.count("Paragraph") == 6
+
+
+def test_comments_are_not_the_story():
+    comments = "".join(f"<div class='comment'><p>{PARA} I disagree {i}.</p></div>" for i in range(4))
+    html = page(f"<div class='post'>{paragraphs(5)}</div><div id='comments'>{comments}</div>")
+    text = extract(html).text
+    assert text.count("Paragraph") == 5
+    assert "disagree" not in text
+
+
+def test_page_of_links_falls_back_to_the_body():
+    assert find_article(parse(page(nav_links()))).tag == "body"
+
+
+def test_short_page_is_its_own_article():
+    assert extract(page("<p>Short note.</p>")).text == "Short note."
+
+
+def test_page_without_text_is_an_error():
+    with pytest.raises(ExtractionError):
+        extract(page("<div><img src='a.png'></div>"))

@@ -1,0 +1,44 @@
+"""Plain-text rendering of an article subtree and the sanitized HTML."""
+import lxml.html
+from lxml import etree
+
+from extraction.render import element_text, html_to_text, sanitized_html
+
+
+def test_blocks_split_paragraphs_and_inline_tags_join():
+    html = "<div><p>W<b>hale</b> song.</p><p>Second <a href='#'>one</a></p><ul><li>x</li><li>y</li></ul></div>"
+    assert html_to_text(html) == "Whale song.\n\nSecond one\n\nx\n\ny"
+
+
+def test_invisible_elements_are_skipped_but_their_tail_kept():
+    assert html_to_text("<p>before<script>var x</script> after</p>") == "before after"
+
+
+def test_preformatted_text_keeps_its_lines():
+    text = html_to_text("<div><p>Code:</p><pre>if x:\n    y()\n\nz()</pre></div>")
+    assert text == "Code:\n\nif x:\n    y()\n\nz()"
+
+
+def test_table_cells_are_separated():
+    assert html_to_text("<table><tr><td>a</td><td>b</td></tr><tr><td>c</td></tr></table>") == "a b\n\nc"
+
+
+def test_deep_nesting_does_not_exhaust_the_stack():
+    # Built by hand: the HTML parser itself stops nesting at a few thousand levels.
+    root = node = lxml.html.Element("div")
+    for _ in range(20_000):
+        node = etree.SubElement(node, "span")
+    node.text = "deep"
+    assert element_text(root) == "deep"
+
+
+def test_sanitized_html_drops_scripts_and_handlers_keeps_structure():
+    root = lxml.html.fromstring(
+        '<div><h2 onclick="x()">Head</h2><figure><img src="https://e.org/a.png" onerror="x()">'
+        '<figcaption>Cap</figcaption></figure><a href="javascript:alert(1)">bad</a><script>x()</script>'
+        '<table><tr><td>1</td></tr></table></div>')
+    out = sanitized_html(root)
+    assert "<h2>Head</h2>" in out and "<figcaption>Cap</figcaption>" in out and "<td>1</td>" in out
+    assert 'src="https://e.org/a.png"' in out
+    for bad in ("onclick", "onerror", "javascript:", "<script"):
+        assert bad not in out
