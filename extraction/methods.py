@@ -12,6 +12,7 @@ from importlib import import_module
 
 METHODS: dict[str, str] = {
     "clump": "extraction.clump:find_article",
+    "readability": "extraction.readability:find_article",
 }
 
 
