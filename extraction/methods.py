@@ -18,6 +18,7 @@ METHODS: dict[str, str] = {
     "boilerpipe": "extraction.boilerpipe:find_article",
     "ttr": "extraction.ttr:find_article",
     "ttr-kmeans": "extraction.ttr:find_article_kmeans",
+    "mss": "extraction.mss:find_article",
 }
 
 

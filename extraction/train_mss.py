@@ -1,0 +1,92 @@
+"""Train the naive Bayes token classifier of ``mss`` on a development set.
+
+    python -m extraction.train_mss            # writes extraction/data/mss-aeb.json.gz and mss-rtp.json.gz
+
+A word token is labelled article when one of the word trigrams it belongs to occurs in
+the page's gold text; a tag token when the words on both sides of it are article. One
+model is trained per development set, so each set can be scored by the model that has
+never seen it (``python -m extraction.compare`` does that).
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import math
+import re
+from collections import Counter
+
+from .compare import SETS, load_set
+from .document import parse
+from .mss import DATA, Token, features, tokenize
+
+_WORD = re.compile(r"\w+")
+MIN_COUNT = 3  # rarer features are dropped: they cannot be estimated and bloat the file
+
+
+def gold_trigrams(gold: str) -> set[tuple[str, ...]]:
+    words = [w.lower() for w in _WORD.findall(gold)]
+    return {tuple(words[i:i + 3]) for i in range(len(words) - 2)}
+
+
+def labels(tokens: list[Token], gold: str) -> list[bool]:
+    trigrams = gold_trigrams(gold)
+    words = [i for i, t in enumerate(tokens) if t.word]
+    lowered = [tokens[i].word.lower() for i in words]
+    word_label = [False] * len(words)
+    for j in range(len(words) - 2):
+        if tuple(lowered[j:j + 3]) in trigrams:
+            word_label[j] = word_label[j + 1] = word_label[j + 2] = True
+    out = [False] * len(tokens)
+    for j, i in enumerate(words):
+        out[i] = word_label[j]
+    before = False  # label of the last word seen, carried over tags
+    for i, token in enumerate(tokens):
+        if token.word:
+            before = out[i]
+        elif before:
+            nxt = next((out[k] for k in range(i + 1, len(tokens)) if tokens[k].word), False)
+            out[i] = nxt
+    return out
+
+
+def train(set_name: str) -> dict:
+    counts = [Counter(), Counter()]
+    totals = [0, 0]
+    for page in load_set(set_name):
+        doc = parse(page.html)
+        body = doc.find("body")
+        tokens = tokenize(body if body is not None else doc)
+        for i, label in enumerate(labels(tokens, page.gold)):
+            counts[label].update(features(tokens, i))
+            totals[label] += 1
+    return naive_bayes(counts, totals)
+
+
+def naive_bayes(counts: list[Counter], totals: list[int]) -> dict:
+    """Per-feature log-likelihood ratios with add-one smoothing, rare features dropped."""
+    vocabulary = [f for f in counts[0].keys() | counts[1].keys() if counts[0][f] + counts[1][f] >= MIN_COUNT]
+    size = len(vocabulary)
+    mass = [sum(c.values()) + size for c in counts]
+    weights = {
+        f: round(math.log((counts[1][f] + 1) / mass[1]) - math.log((counts[0][f] + 1) / mass[0]), 3)
+        for f in vocabulary
+    }
+    return {"prior": math.log(max(totals[1], 1) / max(totals[0], 1)), "weights": weights}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m extraction.train_mss", description=__doc__.splitlines()[0])
+    parser.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS))
+    args = parser.parse_args(argv)
+    DATA.mkdir(exist_ok=True)
+    for set_name in args.sets:
+        model = train(set_name)
+        path = DATA / f"mss-{set_name}.json.gz"
+        path.write_bytes(gzip.compress(json.dumps(model, sort_keys=True).encode(), mtime=0))
+        print(f"{path}: {len(model['weights'])} features, {path.stat().st_size // 1024} KiB")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
