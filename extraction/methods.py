@@ -19,6 +19,7 @@ METHODS: dict[str, str] = {
     "ttr": "extraction.ttr:find_article",
     "ttr-kmeans": "extraction.ttr:find_article_kmeans",
     "mss": "extraction.mss:find_article",
+    "best": "extraction.best:find_article",
 }
 
 
