@@ -5,8 +5,10 @@ runs on its own copy of the page; a block's vote from a method is the share of t
 block's word trigrams found in that method's article. The votes of the block and of its
 neighbours, plus shallow features (words, link density, text density, tag, position),
 go into a gradient-boosted tree ensemble trained on labelled pages
-(``python -m extraction.train_best``); blocks it scores above one half form the article.
-It costs the time of all methods together.
+(``python -m extraction.train_best``). The article is one span of blocks (the maximum
+subsequence of the blocks' probabilities above a threshold, weighted by words), minus
+the blocks inside it the ensemble rejects: a stray link list far from the story cannot
+join it. It costs the time of all methods together.
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from functools import lru_cache
 from .article import ExtractionError
 from .boilerpipe import Block, render, text_blocks
 from .methods import get_method
-from .mss import DATA, MODEL_SET
+from .mss import DATA, MODEL_SET, max_subsequence
 
 _WORD = re.compile(r"\w+")
 _TAGS = ("p", "li", "h1", "h2", "h3", "td", "div", "blockquote", "pre", "span")
@@ -92,6 +94,12 @@ def predict(model: dict, row: list[float]) -> float:
     return 1 / (1 + math.exp(-max(-30.0, min(30.0, total))))
 
 
+def choose(probabilities: list[float], words: list[int], keep: float, span: float) -> list[bool]:
+    """Blocks above ``keep`` inside the best-scoring span of (probability - ``span``) × words."""
+    start, end = max_subsequence([(p - span) * max(w, 1) for p, w in zip(probabilities, words)])
+    return [start <= i < end and p > keep for i, p in enumerate(probabilities)]
+
+
 def page_rows(doc, voters: list[str]) -> tuple[list[Block], list[list[float]]]:
     body = doc.find("body")
     blocks = text_blocks(body if body is not None else doc)
@@ -103,7 +111,7 @@ def find_article(doc):
     blocks, rows = page_rows(doc, model["voters"])
     if not blocks:
         raise ExtractionError("best found no text")
-    keep = [predict(model, row) > 0.5 for row in rows]
+    keep = choose([predict(model, row) for row in rows], [b.words for b in blocks], model["keep"], model["span"])
     if not any(keep):
         raise ExtractionError("best kept no block")
     return render(blocks, keep)
