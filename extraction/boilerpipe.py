@@ -11,6 +11,7 @@ import textwrap
 from dataclasses import dataclass, field
 
 import lxml.html
+from lxml import etree
 
 from .article import ExtractionError
 
@@ -48,10 +49,11 @@ class Block:
 
 
 def text_blocks(root) -> list[Block]:
-    """Cut the tree into text blocks, counting words inside links."""
+    """Cut the tree into text blocks, counting words inside links (iteratively: pages nest deep)."""
     blocks: list[Block] = []
     pieces: list[tuple[str, bool]] = []
     stack: list[str] = []
+    links = 0
 
     def flush():
         text = " ".join("".join(p for p, _ in pieces).split())
@@ -60,24 +62,27 @@ def text_blocks(root) -> list[Block]:
             blocks.append(Block(text, len(text.split()), len(link_text.split()), _owner(stack), tuple(stack)))
         pieces.clear()
 
-    def walk(el, in_link: bool):
+    walker = etree.iterwalk(root, events=("start", "end"))
+    for event, el in walker:
         tag = el.tag if isinstance(el.tag, str) else ""
-        if tag in _SKIP or not tag:
-            return
-        block = tag in BLOCK_TAGS
-        if block:
-            flush()
-        stack.append(tag)
-        linked = in_link or tag == "a"
-        pieces.append((el.text or "", linked))
-        for child in el:
-            walk(child, linked)
-            pieces.append((child.tail or "", in_link or tag == "a"))
-        stack.pop()
-        if block:
-            flush()
-
-    walk(root, False)
+        kept = bool(tag) and tag not in _SKIP
+        if event == "start":
+            if not kept:
+                walker.skip_subtree()
+                continue
+            if tag in BLOCK_TAGS:
+                flush()
+            stack.append(tag)
+            links += tag == "a"
+            pieces.append((el.text or "", links > 0))
+            continue
+        if kept:
+            if tag in BLOCK_TAGS:
+                flush()
+            stack.pop()
+            links -= tag == "a"
+        if el is not root:
+            pieces.append((el.tail or "", links > 0))
     flush()
     return blocks
 

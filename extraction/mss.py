@@ -20,6 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import lxml.html
+from lxml import etree
 
 from .article import ExtractionError
 from .boilerpipe import BLOCK_TAGS
@@ -51,30 +52,35 @@ class Token:
 
 
 def tokenize(root) -> list[Token]:
+    """Tags, words and numbers in document order (iteratively: pages nest deep)."""
     tokens: list[Token] = []
     block = 0
+    parents: list[str] = []
 
-    def words(text: str, parent: str):
+    def words(text: str | None):
         for word in _WORD.findall(text or ""):
             value = "<num>" if word.isdigit() else word.lower()
-            tokens.append(Token(value, parent, block, word))
+            tokens.append(Token(value, parents[-1] if parents else "", block, word))
 
-    def walk(el):
-        nonlocal block
-        if not isinstance(el.tag, str) or el.tag in _SKIP:
-            return
-        if el.tag in BLOCK_TAGS:
-            block += 1
-        tokens.append(Token(f"<{el.tag}>", el.tag, block))
-        words(el.text, el.tag)
-        for child in el:
-            walk(child)
-            words(child.tail, el.tag)
-        tokens.append(Token(f"</{el.tag}>", el.tag, block))
-        if el.tag in BLOCK_TAGS:
-            block += 1
-
-    walk(root)
+    walker = etree.iterwalk(root, events=("start", "end"))
+    for event, el in walker:
+        tag = el.tag if isinstance(el.tag, str) else ""
+        kept = bool(tag) and tag not in _SKIP
+        if event == "start":
+            if not kept:
+                walker.skip_subtree()
+                continue
+            block += tag in BLOCK_TAGS
+            tokens.append(Token(f"<{tag}>", tag, block))
+            parents.append(tag)
+            words(el.text)
+            continue
+        if kept:
+            parents.pop()
+            tokens.append(Token(f"</{tag}>", tag, block))
+            block += tag in BLOCK_TAGS
+        if el is not root:
+            words(el.tail)
     return tokens
 
 

@@ -25,12 +25,15 @@ _JUNK = ("script", "style", "noscript", "template", "head", "svg")
 
 
 def otsu(values: list[float]) -> float:
-    """The cut that best separates ``values`` into two groups (maximal between-class variance)."""
+    """The cut that best separates ``values`` into two groups (maximal between-class variance).
+
+    With fewer than two distinct values nothing separates them: the cut is minus infinity.
+    """
     ordered = sorted(values)
-    if len(ordered) < 2:
-        return ordered[0] if ordered else 0.0
+    if len(set(ordered)) < 2:
+        return -math.inf
     total, n = sum(ordered), len(ordered)
-    best_cut, best_var, left = ordered[0], -1.0, 0.0
+    best_cut, best_var, left = -math.inf, -1.0, 0.0
     for i in range(1, n):
         left += ordered[i - 1]
         if ordered[i] == ordered[i - 1]:
