@@ -10,7 +10,7 @@ their paragraphs appended, leaving out paragraphs already seen.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from urllib.parse import urldefrag, urlsplit
 
 import lxml.html
@@ -30,7 +30,7 @@ EXTRANEOUS = re.compile(r"print|archive|comment|discuss|e-?mail|share|reply|all|
 NEGATIVE = re.compile(r"combx|comment|contact|foot|footer|footnote|masthead|media|meta|outbrain|promo|related|"
                       r"scroll|shoutbox|sidebar|sponsor|shopping|tags|tool|widget", re.I)
 PAGE_IN_URL = re.compile(r"p(a|g|ag)?(e|ing|ination)?(=|/)[0-9]{1,2}|(page|paging)", re.I)
-_PAGE_SUFFIX = re.compile(r"(/|[-_.,]|\b(page|p|seite)[-_=]?)\d{1,2}(\.\w{2,5})?/?$", re.I)
+_PAGE_SUFFIX = re.compile(r"(/|[-_.,]|\b(page|p|seite)[-_=/]?)(\d{1,2})(\.\w{2,5})?/?$", re.I)
 
 
 def base_url(url: str) -> str:
@@ -38,6 +38,12 @@ def base_url(url: str) -> str:
     parts = urlsplit(urldefrag(url)[0])
     path = _PAGE_SUFFIX.sub("", parts.path).rstrip("/")
     return f"{parts.scheme}://{parts.netloc}{path}"
+
+
+def page_number(url: str) -> int:
+    """The page number at the end of the URL's path, 1 when there is none."""
+    found = _PAGE_SUFFIX.search(urlsplit(urldefrag(url)[0]).path)
+    return int(found.group(3)) if found else 1
 
 
 def _signature(el) -> str:
@@ -64,7 +70,10 @@ def score_link(link, url: str, base: str) -> float | None:
     score += 25 if PAGE_IN_URL.search(href) else 0
     score += -15 if EXTRANEOUS.search(href) else 0
     if text.isdigit():
-        score += -10 if int(text) == 1 else max(0, 10 - int(text))
+        # Page numbers up to the current one lead back; the closest one ahead is favoured.
+        if int(text) <= page_number(url):
+            return None
+        score += max(0, 10 - (int(text) - page_number(url)))
     return score
 
 
@@ -80,11 +89,16 @@ def _ancestor_score(link) -> float:
     return score
 
 
-def find_next_page(doc, url: str) -> str | None:
-    """The URL of the page that continues the article in ``doc``, if one scores high enough."""
+def find_next_page(doc, url: str, seen: Collection[str] = ()) -> str | None:
+    """The URL of the page that continues the article in ``doc``, if one scores high enough.
+
+    Links must be absolute (``make_links_absolute``); pages in ``seen`` are never chosen.
+    """
     base = base_url(url)
     best, best_score = None, MIN_SCORE - 1e-9
     for link in doc.iter("a"):
+        if urldefrag(link.get("href") or "")[0] in seen:
+            continue
         score = score_link(link, url, base)
         if score is not None and score > best_score:
             best, best_score = urldefrag(link.get("href"))[0], score
@@ -106,8 +120,8 @@ def extract_pages(html: str | bytes, url: str, method: str = "clump", fetch: Cal
     pages, texts, bodies = [url], [article.text], [article.html]
     current, page_url = html, url
     for _ in range(max_pages):
-        next_url = find_next_page(_linked(current, page_url), page_url)
-        if not next_url or next_url in pages:
+        next_url = find_next_page(_linked(current, page_url), page_url, seen=pages)
+        if not next_url:
             break
         try:
             current = fetch(next_url)
