@@ -13,16 +13,14 @@ join it. It costs the time of all methods together.
 from __future__ import annotations
 
 import copy
-import gzip
-import json
 import math
 import re
-from functools import lru_cache
 
 from .article import ExtractionError
 from .boilerpipe import Block, render, text_blocks
 from .methods import get_method
-from .mss import DATA, MODEL_SET, max_subsequence
+from .learned import load_model
+from .mss import max_subsequence
 
 _WORD = re.compile(r"\w+")
 _TAGS = ("p", "li", "h1", "h2", "h3", "td", "div", "blockquote", "pre", "span")
@@ -73,15 +71,6 @@ def features(blocks: list[Block], block_votes: list[list[float]]) -> list[list[f
     return rows
 
 
-@lru_cache(maxsize=4)
-def load_model(set_name: str) -> dict:
-    path = DATA / f"best-{set_name}.json.gz"
-    try:
-        return json.loads(gzip.decompress(path.read_bytes()))
-    except FileNotFoundError:
-        raise ExtractionError(f"best model {path.name} is missing; run python -m extraction.train_best") from None
-
-
 def predict(model: dict, row: list[float]) -> float:
     """The ensemble's probability that a block is article text."""
     total = model["init"]
@@ -107,7 +96,7 @@ def page_rows(doc, voters: list[str]) -> tuple[list[Block], list[list[float]]]:
 
 
 def find_article(doc):
-    model = load_model(MODEL_SET.get())
+    model = load_model("best")
     blocks, rows = page_rows(doc, model["voters"])
     if not blocks:
         raise ExtractionError("best found no text")

@@ -48,8 +48,31 @@ class Block:
         return float(self.words)
 
 
+def walk(root):
+    """("open", tag), ("text", text) and ("close", tag) events in document order.
+
+    Iterative, because pages nest deeper than Python's recursion limit; scripts, styles
+    and other non-text elements are skipped whole.
+    """
+    walker = etree.iterwalk(root, events=("start", "end"))
+    for event, el in walker:
+        tag = el.tag if isinstance(el.tag, str) else ""
+        kept = bool(tag) and tag not in _SKIP
+        if event == "start":
+            if not kept:
+                walker.skip_subtree()
+                continue
+            yield "open", tag
+            yield "text", el.text or ""
+            continue
+        if kept:
+            yield "close", tag
+        if el is not root:
+            yield "text", el.tail or ""
+
+
 def text_blocks(root) -> list[Block]:
-    """Cut the tree into text blocks, counting words inside links (iteratively: pages nest deep)."""
+    """Cut the tree into text blocks, counting words inside links."""
     blocks: list[Block] = []
     pieces: list[tuple[str, bool]] = []
     stack: list[str] = []
@@ -62,27 +85,18 @@ def text_blocks(root) -> list[Block]:
             blocks.append(Block(text, len(text.split()), len(link_text.split()), _owner(stack), tuple(stack)))
         pieces.clear()
 
-    walker = etree.iterwalk(root, events=("start", "end"))
-    for event, el in walker:
-        tag = el.tag if isinstance(el.tag, str) else ""
-        kept = bool(tag) and tag not in _SKIP
-        if event == "start":
-            if not kept:
-                walker.skip_subtree()
-                continue
-            if tag in BLOCK_TAGS:
-                flush()
-            stack.append(tag)
-            links += tag == "a"
-            pieces.append((el.text or "", links > 0))
+    for kind, value in walk(root):
+        if kind == "text":
+            pieces.append((value, links > 0))
             continue
-        if kept:
-            if tag in BLOCK_TAGS:
-                flush()
+        if value in BLOCK_TAGS:
+            flush()
+        if kind == "open":
+            stack.append(value)
+            links += value == "a"
+        else:
             stack.pop()
-            links -= tag == "a"
-        if el is not root:
-            pieces.append((el.tail or "", links > 0))
+            links -= value == "a"
     flush()
     return blocks
 

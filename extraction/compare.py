@@ -23,9 +23,8 @@ from pathlib import Path
 
 from .article import ExtractionError
 from .methods import METHODS
-from .mss import trained_on
+from .learned import SETS, trained_on
 
-SETS = {"aeb": "article-extraction-benchmark", "rtp": "readability-test-pages"}
 COMPETITORS = ("trafilatura", "readability-lxml")
 START, END = "<!-- methods-table:start -->", "<!-- methods-table:end -->"
 _WORD = re.compile(r"\w+")

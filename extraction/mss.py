@@ -9,39 +9,17 @@ method cannot skip an advertisement in the middle, and never keeps two separate 
 """
 from __future__ import annotations
 
-import gzip
-import json
 import math
 import re
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 
 import lxml.html
-from lxml import etree
 
 from .article import ExtractionError
-from .boilerpipe import BLOCK_TAGS
+from .boilerpipe import BLOCK_TAGS, walk
+from .learned import load_model
 
-DATA = Path(__file__).resolve().parent / "data"
 _WORD = re.compile(r"\w+")
-_SKIP = {"script", "style", "noscript", "template", "head", "title", "svg"}
-
-# Which development set the learned models (mss, best) were trained on; the shipped
-# default is the news benchmark. The comparison switches it to score held-out pages only.
-MODEL_SET: ContextVar[str] = ContextVar("model_set", default="aeb")
-
-
-@contextmanager
-def trained_on(set_name: str):
-    token = MODEL_SET.set(set_name)
-    try:
-        yield
-    finally:
-        MODEL_SET.reset(token)
-
 
 @dataclass
 class Token:
@@ -52,7 +30,7 @@ class Token:
 
 
 def tokenize(root) -> list[Token]:
-    """Tags, words and numbers in document order (iteratively: pages nest deep)."""
+    """Tags, words and numbers in document order."""
     tokens: list[Token] = []
     block = 0
     parents: list[str] = []
@@ -62,25 +40,17 @@ def tokenize(root) -> list[Token]:
             value = "<num>" if word.isdigit() else word.lower()
             tokens.append(Token(value, parents[-1] if parents else "", block, word))
 
-    walker = etree.iterwalk(root, events=("start", "end"))
-    for event, el in walker:
-        tag = el.tag if isinstance(el.tag, str) else ""
-        kept = bool(tag) and tag not in _SKIP
-        if event == "start":
-            if not kept:
-                walker.skip_subtree()
-                continue
-            block += tag in BLOCK_TAGS
-            tokens.append(Token(f"<{tag}>", tag, block))
-            parents.append(tag)
-            words(el.text)
-            continue
-        if kept:
+    for kind, value in walk(root):
+        if kind == "text":
+            words(value)
+        elif kind == "open":
+            block += value in BLOCK_TAGS
+            tokens.append(Token(f"<{value}>", value, block))
+            parents.append(value)
+        else:
             parents.pop()
-            tokens.append(Token(f"</{tag}>", tag, block))
-            block += tag in BLOCK_TAGS
-        if el is not root:
-            words(el.tail)
+            tokens.append(Token(f"</{value}>", value, block))
+            block += value in BLOCK_TAGS
     return tokens
 
 
@@ -88,15 +58,6 @@ def features(tokens: list[Token], i: int) -> list[str]:
     prev = tokens[i - 1].value if i else "^"
     nxt = tokens[i + 1].value if i + 1 < len(tokens) else "$"
     return [f"t:{prev} {tokens[i].value} {nxt}", f"u:{tokens[i].value}", f"p:{tokens[i].parent}"]
-
-
-@lru_cache(maxsize=4)
-def load_model(set_name: str) -> dict:
-    path = DATA / f"mss-{set_name}.json.gz"
-    try:
-        return json.loads(gzip.decompress(path.read_bytes()))
-    except FileNotFoundError:
-        raise ExtractionError(f"mss model {path.name} is missing; run python -m extraction.train_mss") from None
 
 
 def token_scores(tokens: list[Token], model: dict) -> list[float]:
@@ -137,7 +98,7 @@ def render(tokens: list[Token]):
 def find_article(doc):
     body = doc.find("body")
     tokens = tokenize(body if body is not None else doc)
-    start, end = max_subsequence(token_scores(tokens, load_model(MODEL_SET.get())))
+    start, end = max_subsequence(token_scores(tokens, load_model("mss")))
     article = render(tokens[start:end])
     if not len(article):
         raise ExtractionError("mss found no article tokens")

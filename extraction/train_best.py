@@ -12,10 +12,7 @@ Retrain whenever a voting method changes: the votes are its inputs.
 """
 from __future__ import annotations
 
-import argparse
-import gzip
 import itertools
-import json
 import math
 from dataclasses import dataclass
 
@@ -23,10 +20,10 @@ import numpy as np
 from sklearn.ensemble import GradientBoostingClassifier
 
 from .best import choose, coverage, page_rows, predict, trigrams
-from .compare import SETS, load_set, other_set, score_page
+from .compare import load_set, other_set, score_page
 from .document import parse
 from .methods import METHODS
-from .mss import DATA, trained_on
+from .learned import trained_on, training_command
 
 TREES, DEPTH, RATE = 150, 3, 0.1
 FOLDS = 3
@@ -116,19 +113,10 @@ def train(set_name: str) -> dict:
     return exported
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m extraction.train_best", description=__doc__.splitlines()[0])
-    parser.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS))
-    args = parser.parse_args(argv)
-    DATA.mkdir(exist_ok=True)
-    for set_name in args.sets:
-        model = train(set_name)
-        path = DATA / f"best-{set_name}.json.gz"
-        path.write_bytes(gzip.compress(json.dumps(model, sort_keys=True).encode(), mtime=0))
-        print(f"{path}: {len(model['trees'])} trees over {len(model['voters'])} voters, "
-              f"keep > {model['keep']}, span at {model['span']}, {path.stat().st_size // 1024} KiB")
-    return 0
+def describe(model: dict) -> str:
+    return (f"{len(model['trees'])} trees over {len(model['voters'])} voters, "
+                f"keep > {model['keep']}, span at {model['span']}")
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(training_command("best", __doc__, train, describe))

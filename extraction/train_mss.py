@@ -9,33 +9,25 @@ never seen it (``python -m extraction.compare`` does that).
 """
 from __future__ import annotations
 
-import argparse
-import gzip
-import json
 import math
-import re
 from collections import Counter
 
-from .compare import SETS, load_set
+from .best import trigrams
+from .compare import load_set
 from .document import parse
-from .mss import DATA, Token, features, tokenize
+from .learned import training_command
+from .mss import Token, features, tokenize
 
-_WORD = re.compile(r"\w+")
 MIN_COUNT = 3  # rarer features are dropped: they cannot be estimated and bloat the file
 
 
-def gold_trigrams(gold: str) -> set[tuple[str, ...]]:
-    words = [w.lower() for w in _WORD.findall(gold)]
-    return {tuple(words[i:i + 3]) for i in range(len(words) - 2)}
-
-
 def labels(tokens: list[Token], gold: str) -> list[bool]:
-    trigrams = gold_trigrams(gold)
+    gold_trigrams, _ = trigrams(gold)
     words = [i for i, t in enumerate(tokens) if t.word]
     lowered = [tokens[i].word.lower() for i in words]
     word_label = [False] * len(words)
     for j in range(len(words) - 2):
-        if tuple(lowered[j:j + 3]) in trigrams:
+        if tuple(lowered[j:j + 3]) in gold_trigrams:
             word_label[j] = word_label[j + 1] = word_label[j + 2] = True
     out = [False] * len(tokens)
     for j, i in enumerate(words):
@@ -75,18 +67,9 @@ def naive_bayes(counts: list[Counter], totals: list[int]) -> dict:
     return {"prior": math.log(max(totals[1], 1) / max(totals[0], 1)), "weights": weights}
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m extraction.train_mss", description=__doc__.splitlines()[0])
-    parser.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS))
-    args = parser.parse_args(argv)
-    DATA.mkdir(exist_ok=True)
-    for set_name in args.sets:
-        model = train(set_name)
-        path = DATA / f"mss-{set_name}.json.gz"
-        path.write_bytes(gzip.compress(json.dumps(model, sort_keys=True).encode(), mtime=0))
-        print(f"{path}: {len(model['weights'])} features, {path.stat().st_size // 1024} KiB")
-    return 0
+def describe(model: dict) -> str:
+    return f"{len(model['weights'])} features"
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(training_command("mss", __doc__, train, describe))

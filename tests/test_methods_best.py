@@ -1,6 +1,7 @@
 """best: a learned block classifier over the other methods' votes, kept to one span."""
 from extraction import METHODS, extract
-from extraction.best import choose, coverage, load_model, predict, trigrams
+from extraction.best import choose, coverage, predict, trigrams
+from extraction.learned import load_model
 
 STORY = [
     "The city library will stay open until midnight during exam season, the council said on Friday, "
@@ -26,7 +27,7 @@ def test_choose_keeps_one_span_and_drops_a_stray_block_far_away():
 
 
 def test_model_votes_with_every_other_method_and_matches_its_own_arrays():
-    model = load_model("aeb")
+    model = load_model("best")
     assert set(model["voters"]) == set(METHODS) - {"best"}
     width = max(max(t["feature"]) for t in model["trees"]) + 1
     assert 0 <= predict(model, [0.0] * width) <= 1

@@ -1,7 +1,8 @@
 """mss: token scores from the shipped naive Bayes model, one maximum-sum run is the article."""
 from extraction import extract
 from extraction.document import parse
-from extraction.mss import load_model, max_subsequence, token_scores, tokenize
+from extraction.learned import load_model
+from extraction.mss import max_subsequence, token_scores, tokenize
 from extraction.train_mss import labels, naive_bayes
 
 STORY = ("The museum reopened its east wing on Saturday after a three year restoration, and visitors "
@@ -22,7 +23,7 @@ def test_tokens_are_tags_words_and_numbers_with_their_parent():
 
 def test_shipped_model_scores_tokens_within_half_a_point():
     tokens = tokenize(parse(f"<body><p>{STORY}</p></body>").find("body"))
-    scores = token_scores(tokens, load_model("aeb"))
+    scores = token_scores(tokens, load_model("mss"))
     assert all(-0.5 <= s <= 0.5 for s in scores) and sum(scores) > 0
 
 
