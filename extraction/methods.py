@@ -12,6 +12,14 @@ from importlib import import_module
 
 METHODS: dict[str, str] = {
     "clump": "extraction.clump:find_article",
+    "readability": "extraction.readability:find_article",
+    "readability-simple": "extraction.readability_simple:find_article",
+    "whitespace": "extraction.whitespace:find_article",
+    "boilerpipe": "extraction.boilerpipe:find_article",
+    "ttr": "extraction.ttr:find_article",
+    "ttr-kmeans": "extraction.ttr:find_article_kmeans",
+    "mss": "extraction.mss:find_article",
+    "best": "extraction.best:find_article",
 }
 
 

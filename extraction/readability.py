@@ -1,0 +1,213 @@
+"""Arc90 Readability, as the original bookmarklet describes it.
+
+Strip unlikely candidates by class/id, turn text-only divs into paragraphs, score every
+paragraph (a base point, one per comma, up to three for length) into its parent and half
+into its grandparent, scale by link density, then gather the top candidate with its good
+siblings and clean the result conditionally. When that yields too little text, the page
+is read again without stripping unlikely candidates.
+"""
+from __future__ import annotations
+
+import copy
+import re
+
+import lxml.html
+from lxml import etree
+
+from .article import ExtractionError
+
+UNLIKELY = re.compile(
+    r"combx|comment|community|disqus|extra|foot|header|menu|remark|rss|shoutbox|sidebar|sponsor|"
+    r"ad-break|agegate|pagination|pager|popup|tweet|twitter",
+    re.I,
+)
+MAYBE = re.compile(r"and|article|body|column|main|shadow", re.I)
+POSITIVE = re.compile(r"article|body|content|entry|hentry|main|page|pagination|post|text|blog|story", re.I)
+NEGATIVE = re.compile(
+    r"combx|comment|com-|contact|foot|footer|footnote|masthead|media|meta|outbrain|promo|related|"
+    r"scroll|shoutbox|sidebar|sponsor|shopping|tags|tool|widget",
+    re.I,
+)
+_BLOCK_CHILDREN = {"a", "blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "ul"}
+_TAG_SCORE = {"div": 5, "pre": 3, "td": 3, "blockquote": 3, "address": -3, "ol": -3, "ul": -3, "dl": -3,
+              "dd": -3, "dt": -3, "li": -3, "form": -3, "h1": -5, "h2": -5, "h3": -5, "h4": -5,
+              "h5": -5, "h6": -5, "th": -5}
+_JUNK = ("script", "style", "noscript", "template", "link", "iframe", "form", "object", "embed", "svg")
+_MIN_ARTICLE = 250
+
+
+def inner_text(el) -> str:
+    """The element's text with whitespace runs collapsed."""
+    return " ".join("".join(el.itertext()).split())
+
+
+def link_density(el) -> float:
+    """Share of the element's text that sits inside links."""
+    length = len(inner_text(el))
+    if not length:
+        return 0.0
+    return sum(len(inner_text(a)) for a in el.iter("a")) / length
+
+
+def class_weight(el) -> int:
+    """±25 for the class and again for the id, by the positive/negative patterns."""
+    weight = 0
+    for value in (el.get("class"), el.get("id")):
+        if value:
+            weight += -25 if NEGATIVE.search(value) else 0
+            weight += 25 if POSITIVE.search(value) else 0
+    return weight
+
+
+def paragraph_score(text: str) -> float:
+    """A base point, one per comma, one per hundred characters up to three."""
+    return 1 + text.count(",") + min(len(text) // 100, 3)
+
+
+def find_article(doc):
+    pristine = copy.deepcopy(doc)
+    article = _grab(doc, strip_unlikely=True)
+    if len(inner_text(article)) < _MIN_ARTICLE:
+        article = _grab(pristine, strip_unlikely=False)
+    if not inner_text(article):
+        raise ExtractionError("readability found no article")
+    return article
+
+
+def _grab(doc, strip_unlikely: bool):
+    body = doc.find("body") if doc.find("body") is not None else doc
+    etree.strip_elements(body, *_JUNK, with_tail=False)
+    paragraphs = _prepare(body, strip_unlikely)
+    scores: dict = {}
+    for p in paragraphs:
+        text = inner_text(p)
+        parent = p.getparent()
+        if parent is None or len(text) < 25:
+            continue
+        grand = parent.getparent()
+        points = paragraph_score(text)
+        for node, share in ((parent, 1.0), (grand, 0.5)):
+            if node is not None and isinstance(node.tag, str):
+                if node not in scores:
+                    scores[node] = _TAG_SCORE.get(node.tag, 0) + class_weight(node)
+                scores[node] += points * share
+    if not scores:
+        return body
+    scaled = {node: score * (1 - link_density(node)) for node, score in scores.items()}
+    top = max(scaled, key=scaled.get)
+    article = _gather(top, scaled)
+    _clean(article)
+    return article
+
+
+def _prepare(body, strip_unlikely: bool) -> list:
+    """Drop unlikely candidates, turn text-only divs into paragraphs; return the paragraphs."""
+    paragraphs = []
+    stack = [body]
+    while stack:
+        el = stack.pop()
+        if strip_unlikely and el is not body and _unlikely(el):
+            _drop(el)
+            continue
+        stack.extend(reversed([c for c in el if isinstance(c.tag, str)]))
+        if el.tag in ("p", "td", "pre"):
+            paragraphs.append(el)
+        elif el.tag == "div":
+            if not any(isinstance(c.tag, str) and c.tag in _BLOCK_CHILDREN for c in el.iterdescendants()):
+                el.tag = "p"
+                paragraphs.append(el)
+            else:
+                paragraphs.extend(_wrap_loose_text(el))
+    return paragraphs
+
+
+def _unlikely(el) -> bool:
+    if el.tag in ("body", "html", "article", "a"):
+        return False
+    signature = f"{el.get('class', '')} {el.get('id', '')}"
+    return bool(UNLIKELY.search(signature)) and not MAYBE.search(signature)
+
+
+def _wrap_loose_text(div) -> list:
+    """Text sitting directly in a div becomes a paragraph of its own."""
+    made = []
+    if div.text and div.text.strip():
+        p = lxml.html.Element("p")
+        p.text, div.text = div.text, None
+        div.insert(0, p)
+        made.append(p)
+    for child in list(div):
+        if child.tail and child.tail.strip() and child.tag != "p":
+            p = lxml.html.Element("p")
+            p.text, child.tail = child.tail, None
+            child.addnext(p)
+            made.append(p)
+    return made
+
+
+def _drop(el) -> None:
+    parent = el.getparent()
+    if parent is not None:
+        el.drop_tree()
+
+
+def _gather(top, scores: dict):
+    """The top candidate plus siblings scoring above max(10, 20% of the top)."""
+    parent = top.getparent()
+    if parent is None:
+        return top
+    threshold = max(10.0, scores[top] * 0.2)
+    wrapper = lxml.html.Element("div")
+    for sibling in list(parent):
+        if not isinstance(sibling.tag, str):
+            continue
+        if sibling is top or _good_sibling(sibling, top, scores, threshold):
+            sibling.tail = None
+            wrapper.append(sibling)
+    return wrapper
+
+
+def _good_sibling(sibling, top, scores: dict, threshold: float) -> bool:
+    bonus = scores[top] * 0.2 if sibling.get("class") and sibling.get("class") == top.get("class") else 0
+    if sibling in scores and scores[sibling] + bonus >= threshold:
+        return True
+    if sibling.tag != "p":
+        return False
+    text, density = inner_text(sibling), link_density(sibling)
+    if len(text) > 80:
+        return density < 0.25
+    return density == 0 and re.search(r"\.( |$)", text) is not None
+
+
+def _clean(article) -> None:
+    """Remove headers that look like boilerplate and containers that fail the conditional test."""
+    for el in list(article.iter("h1", "h2", "h3")):
+        if class_weight(el) < 0 or link_density(el) > 0.33:
+            _drop(el)
+    for el in reversed(list(article.iter("table", "ul", "ol", "div"))):
+        if el is not article and _fishy(el):
+            _drop(el)
+
+
+def _fishy(el) -> bool:
+    """Readability's conditional cleaning: few commas plus a suspicious mix of content."""
+    weight = class_weight(el)
+    if weight < 0:
+        return True
+    text = inner_text(el)
+    if text.count(",") >= 10:
+        return False
+    count = lambda *tags: sum(1 for _ in el.iter(*tags)) - (1 if el.tag in tags else 0)  # noqa: E731
+    paragraphs, images, items, inputs = count("p"), count("img"), count("li"), count("input")
+    embeds = count("embed", "object", "iframe", "video")
+    density = link_density(el)
+    return (
+        images > paragraphs
+        or (items > paragraphs and el.tag not in ("ul", "ol"))
+        or inputs > paragraphs / 3
+        or (len(text) < 25 and (images == 0 or images > 2))
+        or (weight < 25 and density > 0.2)
+        or (weight >= 25 and density > 0.5)
+        or (embeds == 1 and len(text) < 75)
+        or embeds > 1
+    )

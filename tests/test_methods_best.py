@@ -1,0 +1,52 @@
+"""best: a learned block classifier over the other methods' votes, kept to one span."""
+from extraction import METHODS, extract
+from extraction.best import choose, coverage, predict, trigrams
+from extraction.learned import load_model
+
+STORY = [
+    "The city library will stay open until midnight during exam season, the council said on Friday, "
+    "after students collected more than four thousand signatures in a single week.",
+    "Librarians welcomed the decision but warned that extra staff would be needed, and that the "
+    "heating bill for the old reading room would rise sharply in the winter months.",
+    "The pilot will run for three months, after which the council will decide, based on visitor "
+    "numbers, whether the late opening becomes permanent next year.",
+]
+
+
+def test_coverage_is_the_share_of_a_blocks_trigrams_found():
+    found = trigrams("one two three four")
+    assert coverage("one two three four", found) == 1.0
+    assert coverage("one two three nine", found) == 0.5
+    assert coverage("two", found) == 1.0 and coverage("", found) == 0.0
+
+
+def test_choose_keeps_one_span_and_drops_a_stray_block_far_away():
+    probabilities = [0.9, 0.1, 0.1, 0.1, 0.95, 0.9, 0.35, 0.9]
+    words = [5, 40, 40, 40, 60, 60, 5, 60]
+    assert choose(probabilities, words, keep=0.4, span=0.5) == [False, False, False, False, True, True, False, True]
+
+
+def test_model_votes_with_every_other_method_and_matches_its_own_arrays():
+    model = load_model("best")
+    assert set(model["voters"]) == set(METHODS) - {"best"}
+    width = max(max(t["feature"]) for t in model["trees"]) + 1
+    assert 0 <= predict(model, [0.0] * width) <= 1
+
+
+def test_keeps_the_story_and_drops_navigation_and_footer():
+    menu = "".join(f'<li><a href="/{i}">Section {i}</a></li>' for i in range(12))
+    body = "".join(f"<p>{p}</p>" for p in STORY)
+    html = f"""<html><body><nav><ul>{menu}</ul></nav><article><h1>Late library</h1>{body}</article>
+    <footer><p>Copyright 2026 City News. All rights reserved.</p><ul>{menu}</ul></footer></body></html>"""
+    text = extract(html, method="best").text
+    assert all(p in text for p in STORY)
+    assert "Section 4" not in text and "All rights reserved" not in text
+
+
+def test_known_failure_boilerplate_the_voters_agree_on_is_kept():
+    # A newsletter plug written as a paragraph inside the article: every voter keeps it, so does best.
+    plug = ("Subscribe to our newsletter to get the best stories from the city, every morning, "
+            "straight to your inbox, free of charge, and cancel whenever you like.")
+    body = f"<p>{STORY[0]}</p><p>{STORY[1]}</p><p>{plug}</p><p>{STORY[2]}</p>"
+    text = extract(f"<html><body><article>{body}</article></body></html>", method="best").text
+    assert STORY[1] in text and "Subscribe to our newsletter" in text
