@@ -139,8 +139,10 @@ def _learn(feed: Feed, parsed: ParsedFeed, response, outcome: FetchOutcome, now:
     feed.format = parsed.format
     feed.etag = response.headers.get("etag", "")[:500]
     feed.last_modified = response.headers.get("last-modified", "")[:100]
-    feed.notice = "" if parsed.total_entries <= len(parsed.entries) else (
-        f"the feed has {parsed.total_entries} entries; only the first {len(parsed.entries)} are read")
+    capped = parsed.total_entries > len(parsed.entries)
+    notes = [parsed.problem, capped and f"the feed has {parsed.total_entries} entries; only the first "
+                                        f"{len(parsed.entries)} are read"]
+    feed.notice = "; ".join(note for note in notes if note)[:2000]
     if outcome.new_story_ids:
         recent = feed.stories.order_by("-published").values_list("published", flat=True)[:20]
         feed.fetch_interval = schedule.posting_interval(list(recent), now)

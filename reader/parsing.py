@@ -47,6 +47,7 @@ class ParsedFeed:
     entries: list[ParsedEntry]
     ttl_minutes: int | None = None
     total_entries: int = 0  # before any cap
+    problem: str = ""  # what was wrong but could be read around (invalid XML, a wrong charset)
 
 
 def plain_text(html: str) -> str:
@@ -127,6 +128,7 @@ def _parse_xml(content: bytes, url: str, content_type: str) -> ParsedFeed:
         site_url=urljoin(url, parsed.feed.get("link", ""))[:2000] if parsed.feed.get("link") else "",
         entries=[_xml_entry(entry, url, base) for entry in parsed.entries],
         ttl_minutes=int(ttl) if str(ttl).strip().isdigit() else None,
+        problem=f"read leniently: {parsed.get('bozo_exception')}" if parsed.bozo else "",
     )
 
 
