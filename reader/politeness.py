@@ -32,7 +32,7 @@ class HostBusy(Exception):
 class Gate:
     """try_acquire returns (token, 0) when the request may start now, else (None, seconds to wait)."""
 
-    def __init__(self, max_connections: int, min_delay: float, exempt: frozenset[str] = frozenset()):
+    def __init__(self, max_connections: int, min_delay: float, exempt: frozenset = frozenset()):
         self.max_connections, self.min_delay, self.exempt = max_connections, min_delay, exempt
 
     def try_acquire(self, host: str) -> tuple[str | None, float]:
