@@ -68,7 +68,7 @@ def test_a_thousand_feeds_import_in_one_go(user, django_assert_max_num_queries):
     outlines = "".join(f'<outline type="rss" text="F{i}" xmlUrl="http://site{i % 300}.example/f{i}.xml"/>'
                        for i in range(1000))
     data = f'<opml version="1.0"><body><outline text="Lots">{outlines}</outline></body></opml>'.encode()
-    with django_assert_max_num_queries(20):
+    with django_assert_max_num_queries(40):  # batched inserts (SQLite batches more), never one per feed
         report = import_opml(user, data)
     assert report.subscribed == 1000 and not report.failed
     assert Subscription.objects.filter(user=user, folder="Lots").count() == 1000
