@@ -1,6 +1,5 @@
 """The reader's fetch policy, built once from settings for extraction.fetch."""
 from functools import lru_cache
-from urllib.parse import urlsplit
 
 from django.conf import settings
 
@@ -25,9 +24,5 @@ def policy() -> FetchPolicy:
 
 def get(url: str, headers: dict | None = None, max_wait: float = 30.0):
     """Fetch url politely: waits up to max_wait for the host, else raises politeness.HostBusy."""
-    try:
-        host = urlsplit(url).hostname or ""
-    except ValueError:
-        host = ""  # the fetcher reports the bad URL
-    with politeness.gate().slot(host, max_wait):
+    with politeness.gate().slot(politeness.host_of(url), max_wait):
         return fetch(url, policy(), headers)

@@ -14,11 +14,20 @@ import uuid
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from django.conf import settings
 
 POLL = 0.05  # how soon to ask again when every connection to the host is in use
 LEASE = 120.0  # longer than any fetch may take (FETCH_TIMEOUT), so a live fetch keeps its slot
+
+
+def host_of(url: str) -> str:
+    """The name politeness counts by; empty for a URL the fetcher will refuse anyway."""
+    try:
+        return (urlsplit(url).hostname or "").lower()
+    except ValueError:
+        return ""
 
 
 class HostBusy(Exception):
@@ -39,6 +48,14 @@ class Gate:
         raise NotImplementedError
 
     def release(self, host: str, token: str) -> None:
+        raise NotImplementedError
+
+    def book(self, host: str) -> float:
+        """Book the host's next free start (one per min_delay); returns seconds from now until it.
+
+        Queueing many requests for one host at their booked times spreads them out, instead of
+        having workers wait for each other at the gate.
+        """
         raise NotImplementedError
 
     @contextmanager
@@ -76,6 +93,15 @@ return 0
 """
 
 
+_BOOK = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local slot = math.max(now, tonumber(redis.call('GET', KEYS[1]) or '0'))
+redis.call('SET', KEYS[1], slot + tonumber(ARGV[1]), 'PX', slot - now + tonumber(ARGV[1]) + 1000)
+return slot - now
+"""
+
+
 class RedisGate(Gate):
     def __init__(self, url: str, *args, **kwargs):
         import redis
@@ -83,15 +109,16 @@ class RedisGate(Gate):
         super().__init__(*args, **kwargs)
         self.redis = redis.Redis.from_url(url)
         self.acquire_script = self.redis.register_script(_ACQUIRE)
+        self.book_script = self.redis.register_script(_BOOK)
 
     @staticmethod
     def _keys(host: str) -> list[str]:
         # The braces keep both keys of a host in one Redis Cluster slot.
-        return [f"polite:{{{host}}}:slots", f"polite:{{{host}}}:next"]
+        return [f"polite:{{{host}}}:slots", f"polite:{{{host}}}:next", f"polite:{{{host}}}:booked"]
 
     def try_acquire(self, host):
         token = uuid.uuid4().hex
-        waited = self.acquire_script(keys=self._keys(host), args=[token, self.max_connections,
+        waited = self.acquire_script(keys=self._keys(host)[:2], args=[token, self.max_connections,
                                                                   int(self.min_delay * 1000), int(LEASE * 1000)])
         if waited == 0:
             return token, 0.0
@@ -99,6 +126,11 @@ class RedisGate(Gate):
 
     def release(self, host, token):
         self.redis.zrem(self._keys(host)[0], token)
+
+    def book(self, host):
+        if not host or host in self.exempt:
+            return 0.0
+        return self.book_script(keys=self._keys(host)[2:], args=[int(self.min_delay * 1000)]) / 1000
 
 
 class FileGate(Gate):
@@ -141,6 +173,15 @@ class FileGate(Gate):
     def release(self, host, token):
         with self._state(host) as state:
             state["leases"].pop(token, None)
+
+    def book(self, host):
+        if not host or host in self.exempt:
+            return 0.0
+        with self._state(host) as state:
+            now = time.time()
+            slot = max(now, state.get("booked", 0))
+            state["booked"] = slot + self.min_delay
+            return slot - now
 
 
 @lru_cache(maxsize=1)

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from extraction.fetch import FetchError
 
-from . import articles, feeds, ranking
+from . import articles, feeds, politeness, ranking
 from .models import Feed, Story
 from .politeness import HostBusy
 
@@ -68,9 +68,15 @@ def fetch_feed(feed_id: int) -> int:
         return 0
     finally:
         Feed.objects.filter(id=feed_id).update(locked_until=None)
-    for story_id in outcome.new_story_ids + outcome.changed_link_ids:
-        fetch_story_page.delay(story_id)
+    queue_pages(outcome.new_story_ids + outcome.changed_link_ids)
     return len(outcome.new_story_ids)
+
+
+def queue_pages(story_ids: list[int]) -> None:
+    """Queue each page at its host's next booked start, so a feed's pages do not queue up at the gate."""
+    gate = politeness.gate()
+    for story_id, url in Story.objects.filter(id__in=story_ids).values_list("id", "url"):
+        fetch_story_page.apply_async((story_id,), countdown=gate.book(politeness.host_of(url)) or None)
 
 
 @shared_task(soft_time_limit=60, time_limit=90, **DB_RETRY)

@@ -98,3 +98,12 @@ def test_loopback_names_are_exempt(make_gate, tmp_path):
         with gate.slot("127.0.0.1", max_wait=0):
             pass
     assert time.monotonic() - started < DELAY
+
+
+@pytest.mark.parametrize("make_gate", GATES)
+def test_booking_spreads_a_hosts_requests_by_the_delay(make_gate, tmp_path):
+    gate, host = make_gate(tmp_path), f"{uuid.uuid4().hex}.example"
+    booked = [gate.book(host) for _ in range(5)]
+    assert booked[0] < 0.05
+    assert all(abs((b - a) - DELAY) < 0.05 for a, b in zip(booked, booked[1:])), booked
+    assert gate.book(f"{uuid.uuid4().hex}.example") < 0.05  # another host is free now
