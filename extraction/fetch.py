@@ -34,6 +34,7 @@ class FetchError(Exception):
     CONNECTION = "connection"
     HTTP = "http_status"
     REDIRECTS = "too_many_redirects"
+    TLS = "tls"
 
     def __init__(self, kind: str, message: str, *, status: int | None = None, headers: dict | None = None):
         super().__init__(message)
@@ -57,6 +58,38 @@ def system_resolver(host: str, port: int) -> list[str]:
     return list(dict.fromkeys(info[4][0] for info in infos))
 
 
+class StaticHosts:
+    """A resolver that answers fixed addresses for listed names (``*.suffix`` matches subdomains).
+
+    Benchmarks and tests map many host names to 127.0.0.1 with it, so that per-host limits behave as
+    with real sites. The answers still go through the address policy like any other.
+    """
+
+    def __init__(self, spec: str, fallback: Resolver = system_resolver):
+        self.exact: dict[str, str] = {}
+        self.suffixes: list[tuple[str, str]] = []
+        for item in filter(None, (part.strip() for part in spec.split(","))):
+            name, sep, address = item.partition("=")
+            if not sep:
+                raise ValueError(f"static host {item!r} is not NAME=ADDRESS")
+            ipaddress.ip_address(address.strip())  # fail at start-up, not at the first fetch
+            name = name.strip().lower()
+            if name.startswith("*."):
+                self.suffixes.append((name[1:], address.strip()))
+            else:
+                self.exact[name] = address.strip()
+        self.fallback = fallback
+
+    def __call__(self, host: str, port: int) -> list[str]:
+        host = host.lower().rstrip(".")
+        if host in self.exact:
+            return [self.exact[host]]
+        for suffix, address in self.suffixes:
+            if host.endswith(suffix):
+                return [address]
+        return self.fallback(host, port)
+
+
 def parse_networks(spec: str) -> tuple:
     """'127.0.0.1/32, ::1' -> networks; used for the FETCH_ALLOWED_NETWORKS setting."""
     return tuple(ipaddress.ip_network(part.strip(), strict=False) for part in spec.split(",") if part.strip())
@@ -77,17 +110,23 @@ class FetchPolicy:
         ip = ipaddress.ip_address(address.split("%", 1)[0])
         if any(ip in net for net in self.allowed_networks if net.version == ip.version):
             return
-        embedded = getattr(ip, "ipv4_mapped", None) or _nat64(ip)
-        if embedded is not None:
-            ip = embedded
-        if not ip.is_global or ip.is_multicast or ip.is_reserved or ip.is_unspecified:
-            raise FetchError(FetchError.REFUSED, f"refused to connect to non-public address {address}")
+        # An IPv6 address that carries an IPv4 one (mapped, NAT64, 6to4, Teredo) is judged by both.
+        for candidate in (ip, *_embedded_ipv4(ip)):
+            if (not candidate.is_global or candidate.is_multicast or candidate.is_reserved
+                    or candidate.is_unspecified):
+                raise FetchError(FetchError.REFUSED, f"refused to connect to non-public address {address}")
 
 
-def _nat64(ip):
-    if ip.version == 6 and ip in ipaddress.ip_network("64:ff9b::/96"):
-        return ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
-    return None
+_NAT64 = (ipaddress.ip_network("64:ff9b::/96"), ipaddress.ip_network("64:ff9b:1::/48"))
+
+
+def _embedded_ipv4(ip) -> list:
+    if ip.version != 6:
+        return []
+    found = [ip.ipv4_mapped, ip.sixtofour, ip.teredo[1] if ip.teredo else None]
+    if any(ip in net for net in _NAT64):
+        found.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
+    return [v4 for v4 in found if v4 is not None]
 
 
 @dataclass
@@ -198,6 +237,8 @@ def fetch(url: str, policy: FetchPolicy = FetchPolicy(), headers: dict | None = 
                 resp.close()
         except FetchError:
             raise
+        except urllib3.exceptions.SSLError as exc:
+            raise FetchError(FetchError.TLS, f"{url}: TLS error: {exc}") from exc
         except urllib3.exceptions.NewConnectionError as exc:  # a subclass of the timeout error
             raise FetchError(FetchError.CONNECTION, f"{url}: cannot connect: {exc}") from exc
         except (urllib3.exceptions.TimeoutError, socket.timeout) as exc:

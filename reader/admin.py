@@ -1,18 +1,41 @@
 """Admin: feeds with their health, and the rest of the reader's data."""
+from datetime import timedelta
+
 from django.contrib import admin, messages
 from django.db.models import Count
+from django.utils import timezone
+from django.utils.timesince import timesince
 
 from .models import Entry, Feed, Rating, Rule, Story, Subscription, TasteModel
 from .tasks import fetch_feed
 
 
+class FailingFilter(admin.SimpleListFilter):
+    title = "health"
+    parameter_name = "health"
+
+    def lookups(self, request, model_admin):
+        return [("ok", "fetching fine"), ("failing", "failing"), ("days", "failing for a day or more")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "ok":
+            return queryset.filter(failing_since__isnull=True)
+        if self.value() == "failing":
+            return queryset.filter(failing_since__isnull=False)
+        if self.value() == "days":
+            return queryset.filter(failing_since__lte=timezone.now() - timedelta(days=1))
+        return queryset
+
+
 @admin.register(Feed)
 class FeedAdmin(admin.ModelAdmin):
-    list_display = ("__str__", "url", "last_fetched_at", "next_fetch_at", "error_count", "last_error_short",
-                    "story_count", "extraction_method")
-    list_filter = ("extraction_method",)
+    list_display = ("__str__", "url", "format", "last_fetched_at", "next_fetch_at", "fetch_interval", "error_count",
+                    "failing_for", "last_error_short", "story_count", "extraction_method")
+    list_filter = (FailingFilter, "format", "extraction_method")
     search_fields = ("url", "title")
     ordering = ("-error_count", "title")
+    readonly_fields = ("etag", "last_modified", "last_fetched_at", "locked_until", "error_count", "last_error",
+                       "last_error_at", "failing_since", "notice", "format")
     actions = ["fetch_now"]
 
     def get_queryset(self, request):
@@ -26,6 +49,10 @@ class FeedAdmin(admin.ModelAdmin):
     def last_error_short(self, feed):
         return feed.last_error[:120]
 
+    @admin.display(ordering="failing_since", description="failing for")
+    def failing_for(self, feed):
+        return timesince(feed.failing_since) if feed.failing_since else ""
+
     @admin.action(description="Fetch now")
     def fetch_now(self, request, queryset):
         ids = list(queryset.values_list("id", flat=True))
@@ -36,11 +63,16 @@ class FeedAdmin(admin.ModelAdmin):
 
 @admin.register(Story)
 class StoryAdmin(admin.ModelAdmin):
-    list_display = ("title", "feed", "published", "extraction_status", "extraction_method")
+    list_display = ("title", "feed", "published", "extraction_status", "extraction_method", "shows")
     list_filter = ("extraction_status", "extraction_method")
     search_fields = ("title", "url", "guid")
     raw_id_fields = ("feed",)
     date_hierarchy = "published"
+    readonly_fields = ("content_hash", "link_hash", "summary_length", "extraction_error", "enclosures", "thumbnail")
+
+    @admin.display(description="reader shows")
+    def shows(self, story):
+        return "extracted page" if story.best_is_extracted else "feed content"
 
 
 @admin.register(Subscription)

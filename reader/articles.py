@@ -14,24 +14,38 @@ def method_for(story: Story) -> str:
     return story.feed.extraction_method or settings.EXTRACTION_METHOD
 
 
-def extract_story(story: Story) -> Story:
-    """Fill in the story's article; a failure is recorded on the story, never raised."""
+def record_failure(story: Story, message: str) -> Story:
+    story.extraction_status = Story.Extraction.FAILED
+    story.extraction_error = message[:2000]
+    story.extraction_method = method_for(story)
+    story.save(update_fields=["extraction_status", "extraction_error", "extraction_method", "updated_at"])
+    return story
+
+
+def extract_story(story: Story, max_wait: float = 30.0, raise_transient: bool = False) -> Story:
+    """Fill in the story's article; a failure is recorded on the story, never raised.
+
+    With raise_transient, a failure worth retrying (timeout, 5xx, 429) is raised instead, for the caller to
+    retry later; politeness.HostBusy is always raised, as nothing was tried.
+    """
     method = method_for(story)
     try:
         if not story.url:
             raise extraction.ExtractionError("the feed gave no link for this story")
-        response = fetching.get(story.url)
+        response = fetching.get(story.url, max_wait=max_wait)
         article = extraction.extract(response.content, url=response.url, method=method, charset=response.charset)
-    except (FetchError, extraction.ExtractionError) as exc:
-        story.extraction_status = Story.Extraction.FAILED
-        story.extraction_error = str(exc)[:2000]
-    else:
-        story.extracted_text = article.text
-        story.extracted_html = article.html
-        story.lead_image = (article.lead_image or "")[:2000]
-        story.author = story.author or (article.author or "")[:500]
-        story.extraction_status = Story.Extraction.DONE
-        story.extraction_error = ""
+    except FetchError as exc:
+        if raise_transient and exc.transient:
+            raise
+        return record_failure(story, str(exc))
+    except extraction.ExtractionError as exc:
+        return record_failure(story, str(exc))
+    story.extracted_text = article.text
+    story.extracted_html = article.html
+    story.lead_image = (article.lead_image or "")[:2000]
+    story.author = story.author or (article.author or "")[:500]
+    story.extraction_status = Story.Extraction.DONE
+    story.extraction_error = ""
     story.extraction_method = method
     story.save()
     return story

@@ -3,17 +3,26 @@ from functools import lru_cache
 
 from django.conf import settings
 
-from extraction.fetch import FetchPolicy, fetch, parse_networks
+from extraction.fetch import FetchPolicy, StaticHosts, fetch, parse_networks, system_resolver
+
+from . import politeness
 
 
 @lru_cache(maxsize=1)
 def policy() -> FetchPolicy:
+    resolver = StaticHosts(settings.FETCH_STATIC_HOSTS) if settings.FETCH_STATIC_HOSTS else system_resolver
     return FetchPolicy(
         allowed_networks=parse_networks(settings.FETCH_ALLOWED_NETWORKS),
+        connect_timeout=settings.FETCH_CONNECT_TIMEOUT,
+        read_timeout=settings.FETCH_READ_TIMEOUT,
         total_timeout=settings.FETCH_TIMEOUT,
         max_bytes=settings.FETCH_MAX_BYTES,
+        max_redirects=settings.FETCH_MAX_REDIRECTS,
+        resolver=resolver,
     )
 
 
-def get(url: str, headers: dict | None = None):
-    return fetch(url, policy(), headers)
+def get(url: str, headers: dict | None = None, max_wait: float = 30.0):
+    """Fetch url politely: waits up to max_wait for the host, else raises politeness.HostBusy."""
+    with politeness.gate().slot(politeness.host_of(url), max_wait):
+        return fetch(url, policy(), headers)

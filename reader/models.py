@@ -19,6 +19,9 @@ class Feed(models.Model):
     error_count = models.PositiveIntegerField(default=0)
     last_error = models.TextField(blank=True)
     last_error_at = models.DateTimeField(null=True, blank=True)
+    failing_since = models.DateTimeField(null=True, blank=True, help_text="first error of the current failing run")
+    notice = models.TextField(blank=True, help_text="a note from the last good fetch, e.g. entries left out")
+    format = models.CharField(max_length=20, blank=True, help_text="rss20, atom10, json1... as detected")
     extraction_method = models.CharField(
         max_length=40, blank=True, help_text="extraction method for this feed's pages; blank uses the site setting"
     )
@@ -42,7 +45,11 @@ class Story(models.Model):
     published = models.DateTimeField(default=timezone.now, db_index=True)
     tags = models.JSONField(default=list, blank=True)
     summary_html = models.TextField(blank=True, help_text="the feed's own content, sanitized")
+    summary_length = models.PositiveIntegerField(default=0, help_text="characters of text in the feed's content")
     content_hash = models.CharField(max_length=64, blank=True, db_index=True)
+    link_hash = models.CharField(max_length=64, blank=True, help_text="hash of the normalised link, for dedupe")
+    enclosures = models.JSONField(default=list, blank=True, help_text="[{url, type, length}] from the feed")
+    thumbnail = models.URLField(max_length=2000, blank=True, help_text="the feed's media thumbnail")
     extracted_text = models.TextField(blank=True)
     extracted_html = models.TextField(blank=True, help_text="the extracted article, sanitized")
     lead_image = models.URLField(max_length=2000, blank=True)
@@ -54,11 +61,36 @@ class Story(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["feed", "guid"], name="story_unique_guid_per_feed")]
-        indexes = [models.Index(fields=["feed", "-published"])]
+        indexes = [models.Index(fields=["feed", "-published"]),
+                   models.Index(fields=["feed", "link_hash"], name="story_feed_link")]
         verbose_name_plural = "stories"
 
     def __str__(self) -> str:
         return self.title or self.url or self.guid
+
+    # The feed's own content is clutter-free and the publisher's; the extracted page wins only when
+    # the feed carries a teaser, i.e. clearly less text than the page's article.
+    TEASER_RATIO = 0.8
+
+    @property
+    def best_is_extracted(self) -> bool:
+        if self.extraction_status != self.Extraction.DONE or not self.extracted_text:
+            return False
+        return self.summary_length < self.TEASER_RATIO * len(self.extracted_text)
+
+    @property
+    def best_html(self) -> str:
+        """The better article to show, as sanitized HTML: the extracted page or the feed's content."""
+        return self.extracted_html if self.best_is_extracted else self.summary_html
+
+    @property
+    def best_text(self) -> str:
+        """Plain text of best_html, for ranking and search."""
+        if self.best_is_extracted:
+            return self.extracted_text
+        from .parsing import plain_text
+
+        return plain_text(self.summary_html)
 
 
 class Subscription(models.Model):

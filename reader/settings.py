@@ -141,3 +141,18 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
+
+# --- Ingestion (issue 5): fetch limits, scheduling bounds, per-host politeness.
+FETCH_CONNECT_TIMEOUT = float(os.environ.get("FETCH_CONNECT_TIMEOUT", "5"))
+FETCH_READ_TIMEOUT = float(os.environ.get("FETCH_READ_TIMEOUT", "10"))
+FETCH_MAX_REDIRECTS = int(os.environ.get("FETCH_MAX_REDIRECTS", "5"))
+# NAME=ADDRESS pairs (``*.suffix`` for subdomains) answered without DNS; for tests and benchmarks.
+FETCH_STATIC_HOSTS = os.environ.get("FETCH_STATIC_HOSTS", "")
+FEED_MAX_ENTRIES = int(os.environ.get("FEED_MAX_ENTRIES", "500"))
+FEED_MIN_INTERVAL = int(os.environ.get("FEED_MIN_INTERVAL", str(10 * 60)))
+FEED_MAX_INTERVAL = int(os.environ.get("FEED_MAX_INTERVAL", str(24 * 3600)))
+# At most this many connections at once, and this many seconds between request starts, per host name.
+POLITE_MAX_CONNECTIONS = int(os.environ.get("POLITE_MAX_CONNECTIONS", "2"))
+POLITE_MIN_DELAY = float(os.environ.get("POLITE_MIN_DELAY", "1.0"))
+# Literal loopback names are the demo site and test fixtures, not someone else's server.
+POLITE_EXEMPT_HOSTS = env_list("POLITE_EXEMPT_HOSTS", "localhost,127.0.0.1,::1")

@@ -1,17 +1,121 @@
-"""Subscribing a user to a feed URL, shared by the UI, the API and the add_feed command."""
+"""Subscribing a user by feed URL or page URL, shared by the UI, the API, OPML import and add_feed.
+
+discover(url) finds the feeds behind a URL: the URL itself when it is a feed, else the page's
+<link rel="alternate"> feeds, else the first of the common feed paths that answers with a feed.
+When it finds several, the caller lets the user choose.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import urljoin
+
 from django.db import transaction
 
+from extraction import ExtractionError
+from extraction.document import parse as parse_html
+from extraction.fetch import FetchError
+
+from . import fetching
 from .models import Entry, Feed, Subscription
+from .parsing import NotAFeed, parse
+
+FEED_TYPES = {
+    "application/rss+xml": "rss",
+    "application/atom+xml": "atom",
+    "application/feed+json": "json",
+    "application/json": "json",
+    "application/rdf+xml": "rss",
+    "application/xml": "rss",
+    "text/xml": "rss",
+}
+COMMON_PATHS = ("/feed", "/rss", "/feed.xml", "/rss.xml", "/atom.xml", "/index.xml", "/feed.json",
+                "/feeds/posts/default", "/?feed=rss2")
+
+
+class DiscoveryError(Exception):
+    """No feed could be found at or behind the URL; the message says why."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    url: str
+    title: str
+    kind: str  # rss, atom, json (or the parsed format when the URL is a feed itself)
+
+
+def _as_feed(response) -> Candidate | None:
+    try:
+        parsed = parse(response.content, response.url, response.headers.get("content-type", ""), max_entries=1)
+    except NotAFeed:
+        return None
+    return Candidate(response.url, parsed.title, parsed.format)
+
+
+def _alternates(response) -> list[Candidate]:
+    try:
+        doc = parse_html(response.content, response.charset)
+    except ExtractionError:
+        return []
+    base = (doc.xpath("//base/@href") or [response.url])[0]
+    found = {}
+    for link in doc.xpath("//link[@href]"):
+        rels = (link.get("rel") or "").lower().split()
+        kind = FEED_TYPES.get((link.get("type") or "").split(";")[0].strip().lower())
+        if "alternate" in rels and kind and "comments" not in (link.get("title") or "").lower():
+            url = urljoin(urljoin(response.url, base), link.get("href").strip())
+            if url.startswith(("http://", "https://")):
+                found.setdefault(url, Candidate(url, " ".join((link.get("title") or "").split()), kind))
+    return list(found.values())
+
+
+def _common_paths(page_url: str) -> list[Candidate]:
+    for path in COMMON_PATHS:
+        try:
+            candidate = _as_feed(fetching.get(urljoin(page_url, path)))
+        except FetchError:
+            continue
+        if candidate:
+            return [candidate]
+    return []
+
+
+def discover(url: str) -> list[Candidate]:
+    """The feeds at or behind url, best first; raises DiscoveryError when there are none."""
+    try:
+        response = fetching.get(url)
+    except FetchError as exc:
+        raise DiscoveryError(f"could not fetch {url}: {exc}") from exc
+    direct = _as_feed(response)
+    if direct:
+        return [direct]
+    candidates = _alternates(response) or _common_paths(response.url)
+    if not candidates:
+        raise DiscoveryError(f"no feed found at {url}: it is not a feed, links to none, "
+                             f"and none of the usual feed paths answered with one")
+    return candidates
 
 
 @transaction.atomic
 def subscribe(user, url: str, folder: str = "") -> tuple[Feed, bool]:
     """Subscribe user to the feed at url; returns (feed, created_subscription). Existing stories join the feed."""
     feed, _ = Feed.objects.get_or_create(url=url)
-    _, created = Subscription.objects.get_or_create(user=user, feed=feed, defaults={"folder": folder})
+    _, created = Subscription.objects.get_or_create(user=user, feed=feed, defaults={"folder": folder[:200]})
     if created:
         Entry.objects.bulk_create(
             [Entry(user=user, story_id=sid) for sid in feed.stories.values_list("id", flat=True)],
             ignore_conflicts=True,
         )
     return feed, created
+
+
+def subscribe_url(user, url: str, folder: str = "") -> tuple[Feed | None, list[Candidate]]:
+    """Subscribe to the one feed behind url, or return the candidates when the user must choose.
+
+    A URL already known as a feed is subscribed without fetching anything.
+    """
+    if Feed.objects.filter(url=url).exists():
+        return subscribe(user, url, folder)[0], []
+    candidates = discover(url)
+    if len(candidates) > 1:
+        return None, candidates
+    return subscribe(user, candidates[0].url, folder)[0], candidates

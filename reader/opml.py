@@ -1,0 +1,136 @@
+"""OPML import and export of a user's subscriptions; nested outlines are folders ("News/Tech").
+
+Import only records subscriptions (no network), so a 1,000-feed file goes in one transaction; the new
+feeds are queued for their first fetch after the commit, and fetch errors then show on each feed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from xml.etree import ElementTree
+
+from defusedxml import DefusedXmlException
+from defusedxml.ElementTree import fromstring
+from django.core.exceptions import ValidationError
+from django.core.validators import URLValidator
+from django.db import transaction
+from django.utils import timezone
+
+from .models import Entry, Feed, Story, Subscription
+
+FOLDER_SEPARATOR = "/"
+_valid_url = URLValidator(schemes=["http", "https"])
+
+
+class OpmlError(Exception):
+    """The file is not OPML we can read; nothing was imported."""
+
+
+@dataclass
+class ImportReport:
+    found: int = 0
+    subscribed: int = 0
+    already: int = 0
+    failed: list[tuple[str, str]] = field(default_factory=list)  # (url or title, reason)
+    new_feed_ids: list[int] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        lines = [f"{self.found} feeds in the file: {self.subscribed} subscribed, {self.already} already subscribed, "
+                 f"{len(self.failed)} failed"]
+        lines += [f"  failed: {what}: {why}" for what, why in self.failed]
+        return "\n".join(lines)
+
+
+def _outlines(data: bytes):
+    """(url, title, folder) for every feed outline, and (title, reason) for every unusable one."""
+    try:
+        root = fromstring(data)
+    except (ElementTree.ParseError, DefusedXmlException, ValueError) as exc:
+        raise OpmlError(f"not an OPML file: {exc}") from None
+    body = root.find("body") if root.tag.lower() == "opml" else None
+    if body is None:
+        raise OpmlError("not an OPML file: no <opml> root with a <body>")
+
+    def walk(node, path):
+        for outline in node.findall("outline"):
+            title = " ".join((outline.get("title") or outline.get("text") or "").split())
+            url = (outline.get("xmlUrl") or outline.get("xmlurl") or "").strip()
+            if url:
+                yield url, title, FOLDER_SEPARATOR.join(path)[:200]
+            elif len(outline):
+                yield from walk(outline, path + [title or "Untitled"])
+            elif (outline.get("type") or "").lower() in ("rss", "atom"):
+                yield None, title or "(untitled outline)", "no xmlUrl attribute"
+
+    return list(walk(body, []))
+
+
+def _check(url: str) -> str:
+    if len(url) > 2000:
+        return "URL longer than 2000 characters"
+    try:
+        _valid_url(url)
+    except ValidationError:
+        return "not an http(s) URL"
+    return ""
+
+
+@transaction.atomic
+def import_opml(user, data: bytes) -> ImportReport:
+    report, wanted = ImportReport(), {}
+    for url, title, folder in _outlines(data):
+        report.found += 1
+        reason = folder if url is None else _check(url)
+        if reason:
+            report.failed.append((url or title, reason))
+        elif url in wanted:
+            report.failed.append((url, "listed twice in the file; the first folder is kept"))
+        else:
+            wanted[url] = (title, folder)
+    known = dict(Feed.objects.filter(url__in=list(wanted)).values_list("url", "id"))
+    now = timezone.now()
+    Feed.objects.bulk_create([Feed(url=u, title=t[:500], next_fetch_at=now) for u, (t, _) in wanted.items()
+                              if u not in known], ignore_conflicts=True)
+    feed_ids = dict(Feed.objects.filter(url__in=list(wanted)).values_list("url", "id"))
+    report.new_feed_ids = [feed_ids[u] for u in wanted if u not in known]
+    subscribed = set(Subscription.objects.filter(user=user, feed_id__in=feed_ids.values())
+                     .values_list("feed_id", flat=True))
+    report.already = len(subscribed)
+    Subscription.objects.bulk_create([Subscription(user=user, feed_id=feed_ids[u], folder=folder)
+                                      for u, (_, folder) in wanted.items() if feed_ids[u] not in subscribed],
+                                     ignore_conflicts=True)
+    report.subscribed = len(wanted) - report.already
+    stories = Story.objects.filter(feed_id__in=[feed_ids[u] for u in wanted if feed_ids[u] not in subscribed])
+    Entry.objects.bulk_create([Entry(user=user, story_id=sid) for sid in stories.values_list("id", flat=True)],
+                              ignore_conflicts=True)
+    transaction.on_commit(lambda: _queue_first_fetch(report.new_feed_ids))
+    return report
+
+
+def _queue_first_fetch(feed_ids: list[int]) -> None:
+    from .tasks import fetch_feed
+
+    for feed_id in feed_ids:
+        fetch_feed.delay(feed_id)
+
+
+def export_opml(user) -> bytes:
+    root = ElementTree.Element("opml", version="2.0")
+    head = ElementTree.SubElement(root, "head")
+    ElementTree.SubElement(head, "title").text = f"Subscriptions of {user.get_username()}"
+    ElementTree.SubElement(head, "dateCreated").text = timezone.now().strftime("%a, %d %b %Y %H:%M:%S GMT")
+    body = ElementTree.SubElement(root, "body")
+    folders = {(): body}
+    subscriptions = user.subscriptions.select_related("feed").order_by("folder", "feed__title", "feed__url")
+    for sub in subscriptions:
+        path = tuple(part for part in sub.folder.split(FOLDER_SEPARATOR) if part)
+        for depth in range(1, len(path) + 1):
+            if path[:depth] not in folders:
+                folders[path[:depth]] = ElementTree.SubElement(folders[path[:depth - 1]], "outline",
+                                                               text=path[depth - 1], title=path[depth - 1])
+        feed = sub.feed
+        attrs = {"type": "rss", "text": feed.title or feed.url, "title": feed.title or feed.url, "xmlUrl": feed.url}
+        if feed.site_url:
+            attrs["htmlUrl"] = feed.site_url
+        ElementTree.SubElement(folders[path], "outline", attrs)
+    ElementTree.indent(root)
+    return ElementTree.tostring(root, encoding="utf-8", xml_declaration=True)

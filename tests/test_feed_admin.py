@@ -1,0 +1,22 @@
+"""The admin lists feeds with their health and filters those failing for days."""
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import User
+from django.utils import timezone
+
+from reader.models import Feed
+
+pytestmark = pytest.mark.django_db
+
+
+def test_failing_feeds_show_their_error_and_can_be_filtered(client):
+    admin = User.objects.create_superuser("root", password="pw")
+    client.force_login(admin)
+    Feed.objects.create(url="http://ok.example/feed", title="Fine feed")
+    Feed.objects.create(url="http://down.example/feed", title="Down feed", error_count=9,
+                        last_error="http://down.example/feed: cannot connect", failing_since=timezone.now() - timedelta(days=3))
+    page = client.get("/admin/reader/feed/?health=days").content.decode()
+    assert "Down feed" in page and "cannot connect" in page and "3\xa0days" in page
+    assert "Fine feed" not in page
+    assert "Fine feed" in client.get("/admin/reader/feed/?health=ok").content.decode()

@@ -1,0 +1,60 @@
+"""Subscribing by page URL: <link rel=alternate> first, then common paths; several feeds -> the user chooses."""
+import json
+
+import pytest
+from django.contrib.auth.models import User
+
+from reader.models import Subscription
+from reader.subscribe import Candidate, DiscoveryError, discover, subscribe_url
+
+pytestmark = pytest.mark.django_db
+
+RSS = '<rss version="2.0"><channel><title>{}</title><item><title>a</title></item></channel></rss>'
+
+
+def page(head=""):
+    return f"<html><head><title>Site</title>{head}</head><body><p>Hello</p></body></html>"
+
+
+def test_a_feed_url_is_its_own_candidate(server, allow_loopback):
+    url = server.add("/feed.xml", RSS.format("Direct"))
+    assert discover(url) == [Candidate(url, "Direct", "rss20")]
+
+
+def test_alternate_links_are_found_and_resolved(server, allow_loopback):
+    url = server.add("/blog/", page('<base href="/blog/"><link rel="alternate" type="application/rss+xml" '
+                                    'title="Posts" href="posts.rss"><link rel="alternate" type="application/atom+xml" '
+                                    'href="/atom.xml" title="Atom"><link rel="alternate" type="application/rss+xml" '
+                                    'title="Comments feed" href="/comments.rss"><link rel="stylesheet" href="s.css">'
+                                    '<link rel="alternate" type="application/feed+json" href="feed.json">'))
+    assert discover(url) == [Candidate(server.url("/blog/posts.rss"), "Posts", "rss"),
+                             Candidate(server.url("/atom.xml"), "Atom", "atom"),
+                             Candidate(server.url("/blog/feed.json"), "", "json")]
+
+
+def test_common_paths_are_tried_when_the_page_links_none(server, allow_loopback):
+    url = server.add("/", page())
+    server.add("/feed.json", json.dumps({"version": "https://jsonfeed.org/version/1", "title": "J", "items": []}))
+    assert discover(url) == [Candidate(server.url("/feed.json"), "J", "json1")]
+    tried = [path for path, _ in server.requests]
+    assert tried[:4] == ["/", "/feed", "/rss", "/feed.xml"]
+
+
+def test_no_feed_anywhere_says_so(server, allow_loopback):
+    with pytest.raises(DiscoveryError, match="no feed found"):
+        discover(server.add("/", page()))
+    with pytest.raises(DiscoveryError, match="could not fetch"):
+        discover("http://127.0.0.1:9/")
+
+
+def test_subscribe_url_subscribes_to_a_single_feed_and_offers_a_choice_of_several(server, allow_loopback):
+    user = User.objects.create_user("sam")
+    one = server.add("/one/", page('<link rel="alternate" type="application/rss+xml" href="/one.rss">'))
+    feed, candidates = subscribe_url(user, one, folder="Blogs")
+    assert feed.url == server.url("/one.rss") and len(candidates) == 1
+    assert Subscription.objects.get(user=user, feed=feed).folder == "Blogs"
+    two = server.add("/two/", page('<link rel="alternate" type="application/rss+xml" href="/a.rss">'
+                                   '<link rel="alternate" type="application/atom+xml" href="/b.atom">'))
+    feed, candidates = subscribe_url(user, two)
+    assert feed is None and [c.url for c in candidates] == [server.url("/a.rss"), server.url("/b.atom")]
+    assert Subscription.objects.filter(user=user).count() == 1

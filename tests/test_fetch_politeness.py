@@ -1,0 +1,109 @@
+"""Per-host politeness: at most 2 connections at once and a minimum delay between starts, across workers."""
+import os
+import threading
+import time
+import uuid
+
+import pytest
+
+from reader import politeness
+from reader.politeness import FileGate, HostBusy, RedisGate
+
+DELAY, HOLD = 0.3, 1.0
+
+
+def redis_gate(tmp_path, **kw):
+    return RedisGate(os.environ["REDIS_URL"], 2, DELAY, **kw)
+
+
+def file_gate(tmp_path, **kw):
+    return FileGate(tmp_path / "polite", 2, DELAY, **kw)
+
+
+GATES = [pytest.param(file_gate, id="file"),
+         pytest.param(redis_gate, id="redis", marks=pytest.mark.skipif(
+             not os.environ.get("REDIS_URL"), reason="no REDIS_URL: the Redis gate runs in the Redis suite"))]
+
+
+def run_clients(make_gate, tmp_path, hosts, hold=HOLD):
+    """One gate per client, as separate workers would have; returns (host, start, end) per request."""
+    log, lock = [], threading.Lock()
+
+    def client(host):
+        with make_gate(tmp_path).slot(host, max_wait=30):
+            start = time.monotonic()
+            time.sleep(hold)
+        with lock:
+            log.append((host, start, time.monotonic()))
+
+    threads = [threading.Thread(target=client, args=(h,)) for h in hosts]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return log
+
+
+def max_overlap(spans):
+    events = sorted([(s, 1) for s, _ in spans] + [(e, -1) for _, e in spans])
+    level = peak = 0
+    for _, step in events:
+        level += step
+        peak = max(peak, level)
+    return peak
+
+
+@pytest.mark.parametrize("make_gate", GATES)
+def test_two_connections_at_most_and_a_delay_between_starts(make_gate, tmp_path):
+    host = f"{uuid.uuid4().hex}.example"
+    log = run_clients(make_gate, tmp_path, [host] * 5)
+    starts = sorted(start for _, start, _ in log)
+    assert all(b - a >= DELAY - 0.02 for a, b in zip(starts, starts[1:])), starts
+    assert max_overlap([(s, e) for _, s, e in log]) == 2
+
+
+@pytest.mark.parametrize("make_gate", GATES)
+def test_different_hosts_do_not_wait_for_each_other(make_gate, tmp_path):
+    log = run_clients(make_gate, tmp_path, [f"{uuid.uuid4().hex}.example" for _ in range(4)], hold=0.2)
+    starts = [start for _, start, _ in log]
+    assert max(starts) - min(starts) < DELAY
+
+
+@pytest.mark.parametrize("make_gate", GATES)
+def test_busy_host_raises_with_the_wait(make_gate, tmp_path):
+    gate, host = make_gate(tmp_path), f"{uuid.uuid4().hex}.example"
+    with gate.slot(host, max_wait=0):
+        with pytest.raises(HostBusy) as info:
+            with gate.slot(host, max_wait=0.05):
+                pass
+    assert 0 < info.value.retry_in <= DELAY
+
+
+@pytest.mark.parametrize("make_gate", GATES)
+def test_a_crashed_holder_frees_its_slot_when_the_lease_ends(make_gate, tmp_path, monkeypatch):
+    monkeypatch.setattr(politeness, "LEASE", 1.5)
+    gate, host = make_gate(tmp_path), f"{uuid.uuid4().hex}.example"
+    assert gate.try_acquire(host)[0] and (time.sleep(DELAY) or gate.try_acquire(host)[0])  # two never released
+    time.sleep(DELAY)
+    assert gate.try_acquire(host)[0] is None
+    time.sleep(1.0)  # the first lease has ended
+    assert gate.try_acquire(host)[0] is not None
+
+
+@pytest.mark.parametrize("make_gate", GATES)
+def test_loopback_names_are_exempt(make_gate, tmp_path):
+    gate = make_gate(tmp_path, exempt=frozenset({"127.0.0.1"}))
+    started = time.monotonic()
+    for _ in range(5):
+        with gate.slot("127.0.0.1", max_wait=0):
+            pass
+    assert time.monotonic() - started < DELAY
+
+
+@pytest.mark.parametrize("make_gate", GATES)
+def test_booking_spreads_a_hosts_requests_by_the_delay(make_gate, tmp_path):
+    gate, host = make_gate(tmp_path), f"{uuid.uuid4().hex}.example"
+    booked = [gate.book(host) for _ in range(5)]
+    assert booked[0] < 0.05
+    assert all(abs((b - a) - DELAY) < 0.05 for a, b in zip(booked, booked[1:])), booked
+    assert gate.book(f"{uuid.uuid4().hex}.example") < 0.05  # another host is free now

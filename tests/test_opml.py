@@ -1,0 +1,116 @@
+"""OPML import (folders kept, failures reported, 1,000 feeds in one go) and export, and their commands."""
+from io import StringIO
+
+import pytest
+from defusedxml.ElementTree import fromstring
+from django.contrib.auth.models import User
+from django.core.management import CommandError, call_command
+
+from reader.models import Feed, Story, Subscription, Entry
+from reader.opml import OpmlError, export_opml, import_opml
+
+pytestmark = pytest.mark.django_db
+
+NESTED = b"""<?xml version="1.0"?><opml version="2.0"><head><title>mine</title></head><body>
+<outline text="News">
+  <outline text="World" title="World"><outline type="rss" text="Globe" xmlUrl="http://globe.example/rss"/></outline>
+  <outline type="rss" text="Daily" xmlUrl="https://daily.example/feed" htmlUrl="https://daily.example/"/>
+</outline>
+<outline type="rss" text="Loose" xmlUrl="http://loose.example/atom.xml"/>
+<outline type="rss" text="No url"/>
+<outline type="rss" text="Bad scheme" xmlUrl="ftp://files.example/feed"/>
+<outline type="rss" text="Twice" xmlUrl="http://loose.example/atom.xml"/>
+<outline type="rss" text="Junk" xmlUrl="not a url"/>
+</body></opml>"""
+
+
+@pytest.fixture
+def user():
+    return User.objects.create_user("olga")
+
+
+@pytest.fixture(autouse=True)
+def no_queue(monkeypatch):
+    """Import queues first fetches after commit; here we only count them."""
+    queued = []
+    monkeypatch.setattr("reader.opml._queue_first_fetch", queued.extend)
+    return queued
+
+
+def test_nested_folders_are_kept_and_failures_reported(user, django_capture_on_commit_callbacks, no_queue):
+    with django_capture_on_commit_callbacks(execute=True):
+        report = import_opml(user, NESTED)
+    folders = dict(Subscription.objects.filter(user=user).values_list("feed__url", "folder"))
+    assert folders == {"http://globe.example/rss": "News/World", "https://daily.example/feed": "News",
+                       "http://loose.example/atom.xml": ""}
+    assert (report.found, report.subscribed, report.already) == (7, 3, 0)
+    assert dict(report.failed) == {"No url": "no xmlUrl attribute", "ftp://files.example/feed": "not an http(s) URL",
+                                   "http://loose.example/atom.xml": "listed twice in the file; the first folder is kept",
+                                   "not a url": "not an http(s) URL"}
+    assert sorted(no_queue) == sorted(Feed.objects.values_list("id", flat=True))
+    assert "3 subscribed" in str(report) and "failed: not a url: not an http(s) URL" in str(report)
+
+
+def test_importing_again_changes_nothing(user):
+    import_opml(user, NESTED)
+    report = import_opml(user, NESTED)
+    assert (report.subscribed, report.already) == (0, 3) and Subscription.objects.count() == 3
+
+
+def test_existing_feeds_bring_their_stories(user):
+    feed = Feed.objects.create(url="http://globe.example/rss")
+    story = Story.objects.create(feed=feed, guid="g")
+    report = import_opml(user, NESTED)
+    assert Entry.objects.filter(user=user, story=story).exists() and feed.id not in report.new_feed_ids
+
+
+def test_a_thousand_feeds_import_in_one_go(user, django_assert_max_num_queries):
+    outlines = "".join(f'<outline type="rss" text="F{i}" xmlUrl="http://site{i % 300}.example/f{i}.xml"/>'
+                       for i in range(1000))
+    data = f'<opml version="1.0"><body><outline text="Lots">{outlines}</outline></body></opml>'.encode()
+    with django_assert_max_num_queries(40):  # batched inserts (SQLite batches more), never one per feed
+        report = import_opml(user, data)
+    assert report.subscribed == 1000 and not report.failed
+    assert Subscription.objects.filter(user=user, folder="Lots").count() == 1000
+
+
+@pytest.mark.parametrize("data, message", [
+    (b"<html><body>nope</body></html>", "no <opml> root"),
+    (b"<opml><body><outline", "not an OPML file"),
+    (b'<?xml version="1.0"?><!DOCTYPE opml [<!ENTITY x SYSTEM "file:///etc/passwd">]><opml><body>'
+     b'<outline xmlUrl="http://a.example/&x;"/></body></opml>', "not an OPML file"),
+])
+def test_bad_files_import_nothing(user, data, message):
+    with pytest.raises(OpmlError, match=message):
+        import_opml(user, data)
+    assert not Subscription.objects.exists()
+
+
+def test_export_round_trips_folders(user):
+    import_opml(user, NESTED)
+    Feed.objects.filter(url="https://daily.example/feed").update(title="Daily & Co", site_url="https://daily.example/")
+    root = fromstring(export_opml(user))
+    news = root.find("body/outline[@text='News']")
+    assert news.find("outline[@text='World']/outline").get("xmlUrl") == "http://globe.example/rss"
+    daily = news.find("outline[@xmlUrl='https://daily.example/feed']")
+    assert daily.get("title") == "Daily & Co" and daily.get("htmlUrl") == "https://daily.example/"
+    other = User.objects.create_user("pia")
+    report = import_opml(other, export_opml(user))
+    assert report.subscribed == 3
+    assert dict(Subscription.objects.filter(user=other).values_list("feed__url", "folder")) == \
+        dict(Subscription.objects.filter(user=user).values_list("feed__url", "folder"))
+
+
+def test_commands(user, tmp_path):
+    path = tmp_path / "subs.opml"
+    path.write_bytes(NESTED)
+    out = StringIO()
+    call_command("import_opml", str(path), "--user", "olga", stdout=out)
+    assert "7 feeds in the file: 3 subscribed" in out.getvalue()
+    out = StringIO()
+    call_command("export_opml", "--user", "olga", stdout=out)
+    assert out.getvalue().count("xmlUrl=") == 3
+    with pytest.raises(CommandError, match="no user named"):
+        call_command("export_opml", "--user", "nobody")
+    with pytest.raises(CommandError):
+        call_command("import_opml", str(tmp_path / "missing.opml"), "--user", "olga")
