@@ -63,7 +63,9 @@ def check_methods(methods: list[str]) -> list[str]:
 
 def load(url: str | None, html: str | None) -> Source:
     """The page to extract: pasted HTML as given, or the URL fetched through the safe fetcher."""
-    if html:
+    if html is not None and not isinstance(html, str):
+        raise DemoError("bad_html", 400, "\"html\" must be the page's HTML as a string")
+    if html and html.strip():
         if len(html.encode()) > settings.EXTRACT_MAX_HTML_BYTES:
             raise DemoError("too_large", 413, f"Pasted HTML is over the {settings.EXTRACT_MAX_HTML_BYTES} byte limit")
         return Source(html, url or None)
