@@ -69,8 +69,9 @@ def snippet(story, words: int = 40) -> str:
     return Truncator(" ".join(text.split())).words(words)
 
 
-def page(user, filter_name: str = DEFAULT_FILTER, cursor: str | None = None, size: int = PAGE_SIZE) -> Page:
+def page(user, filter_name: str = DEFAULT_FILTER, cursor: str | None = None, size: int | None = None) -> Page:
     """One page of the user's feed; each entry gets .rating (1, -1 or None) and .snippet for display."""
+    size = size or PAGE_SIZE
     queryset = entries(user, filter_name)
     if cursor:
         queryset = after(queryset, *decode_cursor(cursor))
