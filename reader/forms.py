@@ -40,6 +40,11 @@ class RuleForm(forms.ModelForm):
         fields = ["action", "kind", "value"]
         labels = {"action": "Always", "kind": "stories with this", "value": "value"}
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["action"].choices = Rule.Action.choices  # no empty "---------" choice
+        self.fields["kind"].choices = Rule.Kind.choices
+
     def clean_value(self):
         value = " ".join(self.cleaned_data["value"].split())
         if not value:

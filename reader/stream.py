@@ -65,8 +65,10 @@ class Page:
 
 
 def snippet(story, words: int = 40) -> str:
-    text = story.extracted_text or strip_tags(story.summary_html)
-    return Truncator(" ".join(text.split())).words(words)
+    text = " ".join((story.extracted_text or strip_tags(story.summary_html)).split())
+    if story.title and text.startswith(story.title):  # extracted articles often open with their headline
+        text = text[len(story.title):].lstrip()
+    return Truncator(text).words(words)
 
 
 def page(user, filter_name: str = DEFAULT_FILTER, cursor: str | None = None, size: int | None = None) -> Page:

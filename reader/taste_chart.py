@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 WIDTH, HEIGHT, PAD = 320, 120, 20
+LEFT = 36  # room for the axis labels
 
 
 @dataclass
@@ -13,6 +14,7 @@ class Chart:
     width: int = WIDTH
     height: int = HEIGHT
     pad: int = PAD
+    left: int = LEFT
 
     @property
     def mid_y(self) -> float:
@@ -27,7 +29,7 @@ def agreement_chart(points) -> Chart | None:
     span = max(len(points) - 1, 1)
     dots = []
     for i, point in enumerate(points):
-        x = PAD + (WIDTH - 2 * PAD) * (i / span if len(points) > 1 else 0.5)
+        x = LEFT + (WIDTH - LEFT - PAD) * (i / span if len(points) > 1 else 0.5)
         y = PAD + (HEIGHT - 2 * PAD) * (1 - max(0.0, min(1.0, point.agreement)))
         last = point.first_rating + point.ratings
         label = f"ratings {point.first_rating + 1}–{last}: {point.agreement:.0%} agreed"

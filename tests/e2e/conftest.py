@@ -50,7 +50,9 @@ def page(browser, web):
     tab = context.new_page()
     errors = []
     tab.on("pageerror", lambda exc: errors.append(str(exc)))
-    tab.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    # Script errors, not the browser's notes on HTTP errors the tests provoke on purpose.
+    tab.on("console", lambda msg: errors.append(msg.text)
+           if msg.type == "error" and not msg.text.startswith("Failed to load resource") else None)
     tab.js_errors = errors
     yield tab
     context.close()

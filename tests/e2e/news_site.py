@@ -44,7 +44,7 @@ def page_html(slug: str, title: str, topic: str) -> str:
 
 
 def feed_xml(base: str, stories=STORIES, title: str = "Harbour Gazette") -> str:
-    now = datetime(2026, 11, 30, 6, 0, tzinfo=timezone.utc)
+    now = datetime.now(timezone.utc) - timedelta(minutes=20)
     items = "".join(
         f"<item><title>{t}</title><link>{base}/stories/{slug}.html</link><guid>{slug}</guid>"
         f"<pubDate>{format_datetime(now - timedelta(hours=i))}</pubDate>"
