@@ -156,3 +156,19 @@ POLITE_MAX_CONNECTIONS = int(os.environ.get("POLITE_MAX_CONNECTIONS", "2"))
 POLITE_MIN_DELAY = float(os.environ.get("POLITE_MIN_DELAY", "1.0"))
 # Literal loopback names are the demo site and test fixtures, not someone else's server.
 POLITE_EXEMPT_HOSTS = env_list("POLITE_EXEMPT_HOSTS", "localhost,127.0.0.1,::1")
+
+# --- UI (pages, JSON API): cache for rate limits, Content-Security-Policy, the public extraction demo.
+# Redis when REDIS_URL is set, so every web process shares the rate-limit counters; else per process.
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                          "KEY_PREFIX": "reader"}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+MIDDLEWARE.insert(1, "reader.middleware.ContentSecurityPolicyMiddleware")
+# Anonymous POST /api/extract: at most this many requests per client per window (seconds).
+EXTRACT_RATE_LIMIT = int(os.environ.get("EXTRACT_RATE_LIMIT", "20"))
+EXTRACT_RATE_WINDOW = int(os.environ.get("EXTRACT_RATE_WINDOW", "60"))
+EXTRACT_MAX_HTML_BYTES = int(os.environ.get("EXTRACT_MAX_HTML_BYTES", str(2 * 1024 * 1024)))
+# The client address for rate limits comes from X-Forwarded-For only behind a trusted proxy.
+CLIENT_IP_FROM_PROXY = env_bool("BEHIND_PROXY")
+CSRF_FAILURE_VIEW = "reader.api.csrf_failure"

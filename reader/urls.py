@@ -1,14 +1,35 @@
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from . import views
+from . import api, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("stories/<int:story_id>/", views.story, name="story"),
     path("stories/<int:story_id>/rate", views.rate, name="rate"),
+    path("stories/<int:story_id>/save", views.save, name="save"),
     path("subscriptions/", views.subscriptions, name="subscriptions"),
+    path("subscriptions/<int:subscription_id>/unsubscribe", views.unsubscribe, name="unsubscribe"),
+    path("subscriptions/<int:subscription_id>/folder", views.set_folder, name="set_folder"),
+    path("subscriptions/import", views.opml_import, name="opml_import"),
+    path("subscriptions/export.opml", views.opml_export, name="opml_export"),
+    path("subscriptions/progress", views.progress, name="progress"),
+    path("taste/", views.taste, name="taste"),
+    path("taste/rules", views.add_rule, name="add_rule"),
+    path("taste/rules/<int:rule_id>/delete", views.delete_rule, name="delete_rule"),
+    path("extract/", views.extract_page, name="extract"),
+    path("api/extract", api.extract, name="api_extract"),
+    path("api/stories", api.stories, name="api_stories"),
+    path("api/stories/<int:story_id>/rating", api.rating, name="api_rating"),
+    path("api/stories/<int:story_id>/read", api.read, name="api_read"),
+    path("api/stories/<int:story_id>/save", api.save, name="api_save"),
+    path("api/progress", api.progress, name="api_progress"),
     path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/password_change/", auth_views.PasswordChangeView.as_view(
+        template_name="registration/password_change.html"), name="password_change"),
+    path("accounts/password_change/done/", auth_views.PasswordChangeDoneView.as_view(
+        template_name="registration/password_change_done.html"), name="password_change_done"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
 ]

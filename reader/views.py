@@ -1,27 +1,58 @@
-"""Pages: the personal feed, the reading view, rating, subscriptions, sign-up."""
+"""Pages: the personal feed, the reading view, subscriptions, taste, the extraction demo, sign-up.
+
+Calls into other parts of the reader (discovery, OPML, the taste summary) all happen here, in the views.
+"""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import nh3
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import UserCreationForm
-from django.core.paginator import Paginator
-from django.http import JsonResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from . import ranking
-from .models import Entry, Rating
-from .subscribe import subscribe
-from .tasks import fetch_feed
+import extraction
+from extraction.fetch import FetchError
+
+from . import ranking, stream, subscribe as subscribing
+from .forms import FolderForm, OpmlForm, RuleForm, SignupForm, SubscribeForm
+from .models import Entry, Rating, Rule, Subscription
+from .tasks import fetch_feed, retrain_user
+from .taste_chart import agreement_chart
+
+FILTER_LABELS = {"recommended": "Recommended", "all": "All", "unread": "Unread", "saved": "Saved"}
+
+
+def current_filter(request) -> str:
+    name = request.GET.get("filter", stream.DEFAULT_FILTER)
+    return name if name in stream.FILTERS else stream.DEFAULT_FILTER
 
 
 @login_required
 def home(request):
-    entries = Entry.objects.filter(user=request.user).select_related("story__feed").order_by("-score", "-id")
-    page = Paginator(entries, 50).get_page(request.GET.get("page"))
-    ratings = dict(Rating.objects.filter(user=request.user, story__in=[e.story_id for e in page]).values_list("story_id", "value"))
-    for entry in page:
-        entry.rating = ratings.get(entry.story_id)
-    return render(request, "reader/home.html", {"page": page})
+    filter_name = current_filter(request)
+    try:
+        page = stream.page(request.user, filter_name, request.GET.get("cursor"))
+    except stream.BadCursor:
+        raise Http404("That page of your feed does not exist") from None
+    context = {"page": page, "filter": filter_name, "filters": FILTER_LABELS}
+    template = "reader/entries.html" if request.GET.get("partial") else "reader/home.html"
+    return render(request, template, context)
+
+
+def article_html(story, source: str) -> tuple[str, str]:
+    """(which, html): the extracted article unless the reader asked for the feed's own content."""
+    if source != "feed" and story.extracted_html:
+        which, html = "article", story.extracted_html
+    else:
+        which, html = "feed", story.summary_html
+    # Stored HTML was sanitized on the way in; cleaning again on the way out costs little and guards old rows.
+    return which, nh3.clean(html, link_rel="noopener noreferrer nofollow")
 
 
 @login_required
@@ -30,40 +61,195 @@ def story(request, story_id):
     if not entry.read:
         entry.read = True
         entry.save(update_fields=["read"])
+    filter_name = current_filter(request)
+    previous, following = stream.neighbours(entry, filter_name)
+    which, html = article_html(entry.story, request.GET.get("source", ""))
     rating = Rating.objects.filter(user=request.user, story_id=story_id).values_list("value", flat=True).first()
-    return render(request, "reader/story.html", {"entry": entry, "story": entry.story, "rating": rating})
+    return render(request, "reader/story.html", {
+        "entry": entry, "story": entry.story, "rating": rating, "filter": filter_name, "which": which,
+        "article_html": html, "previous": previous, "next": following,
+    })
 
 
 @login_required
 @require_POST
 def rate(request, story_id):
+    """The no-JavaScript path of the good/bad buttons (the page script calls the JSON API instead)."""
     get_object_or_404(Entry, user=request.user, story_id=story_id)
     value = {"good": Rating.GOOD, "bad": Rating.BAD}.get(request.POST.get("rating"))
     ranking.rate(request.user, story_id, value)
-    if request.accepts("application/json") and not request.accepts("text/html"):
-        return JsonResponse({"story": story_id, "rating": request.POST.get("rating")})
-    return redirect(request.POST.get("next") or "home")
+    return redirect(safe_next(request))
+
+
+@login_required
+@require_POST
+def save(request, story_id):
+    entry = get_object_or_404(Entry, user=request.user, story_id=story_id)
+    entry.saved = request.POST.get("saved") == "true"
+    entry.save(update_fields=["saved"])
+    return redirect(safe_next(request))
+
+
+def safe_next(request) -> str:
+    target = request.POST.get("next", "")
+    return target if target.startswith("/") and not target.startswith("//") else reverse("home")
+
+
+def start_fetching(feeds) -> str:
+    """Queue the feeds for fetching and return the progress page that follows them."""
+    ids = [feed.id for feed in feeds]
+    for feed_id in ids:
+        fetch_feed.delay(feed_id)
+    return f"{reverse('progress')}?feeds={','.join(map(str, ids))}"
+
+
+def add_subscription(request, form):
+    """Subscribe to the address, or to the one feed found there; several feeds found -> let the user choose."""
+    url, folder = form.cleaned_data["url"], form.cleaned_data["folder"]
+    if request.POST.get("chosen"):
+        chosen = url
+    else:
+        try:
+            found = subscribing.discover(url)
+        except (FetchError, ValueError) as exc:
+            form.add_error("url", f"Could not read that address: {exc}")
+            return None
+        if not found:
+            form.add_error("url", "No feed found at that address")
+            return None
+        if len(found) > 1:
+            return render(request, "reader/choose_feed.html", {"candidates": found, "folder": folder})
+        chosen = found[0].url
+    feed, created = subscribing.subscribe(request.user, chosen, folder=folder)
+    messages.success(request, f"Subscribed to {feed}" if created else f"You already follow {feed}")
+    return redirect(start_fetching([feed]))
 
 
 @login_required
 def subscriptions(request):
-    if request.method == "POST":
-        url = request.POST.get("url", "").strip()
-        if not url.startswith(("http://", "https://")):
-            messages.error(request, "Enter a feed URL starting with http:// or https://")
-        else:
-            feed, created = subscribe(request.user, url)
-            fetch_feed.delay(feed.id)
-            messages.success(request, f"Subscribed to {url}" if created else f"Already subscribed to {url}")
+    form = SubscribeForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        response = add_subscription(request, form)
+        if response is not None:
+            return response
+    subs = request.user.subscriptions.select_related("feed").order_by("folder", "feed__title", "feed__url")
+    return render(request, "reader/subscriptions.html", {"form": form, "subscriptions": subs, "opml_form": OpmlForm(),
+                                                          "now": timezone.now()})
+
+
+@login_required
+@require_POST
+def unsubscribe(request, subscription_id):
+    subscription = get_object_or_404(Subscription.objects.select_related("feed"), id=subscription_id,
+                                     user=request.user)
+    # The stories stay (other readers may follow the feed, and ratings keep teaching the model); the feed
+    # just leaves this user's list, with its unrated entries.
+    rated = Rating.objects.filter(user=request.user).values("story_id")
+    Entry.objects.filter(user=request.user, story__feed=subscription.feed).exclude(story_id__in=rated).delete()
+    subscription.delete()
+    messages.success(request, f"Unsubscribed from {subscription.feed}")
+    return redirect("subscriptions")
+
+
+@login_required
+@require_POST
+def set_folder(request, subscription_id):
+    subscription = get_object_or_404(Subscription, id=subscription_id, user=request.user)
+    form = FolderForm(request.POST)
+    if form.is_valid():
+        subscription.folder = form.cleaned_data["folder"].strip()
+        subscription.save(update_fields=["folder"])
+    return redirect("subscriptions")
+
+
+@login_required
+@require_POST
+def opml_import(request):
+    from . import opml  # written by the ingestion work
+
+    form = OpmlForm(request.POST, request.FILES)
+    if not form.is_valid():
+        for problem in form.errors.get("file", []):
+            messages.error(request, problem)
         return redirect("subscriptions")
-    subs = request.user.subscriptions.select_related("feed").order_by("feed__title")
-    return render(request, "reader/subscriptions.html", {"subscriptions": subs})
+    started = timezone.now() - timedelta(seconds=1)
+    try:
+        report = opml.import_opml(request.user, form.cleaned_data["file"].read())
+    except ValueError as exc:
+        messages.error(request, f"That file could not be imported: {exc}")
+        return redirect("subscriptions")
+    for failure in list(getattr(report, "failures", []))[:20]:
+        messages.warning(request, str(failure))
+    added = [s.feed for s in request.user.subscriptions.filter(created_at__gte=started).select_related("feed")]
+    messages.success(request, f"Imported {len(added)} new feed(s)")
+    return redirect(start_fetching(added))
+
+
+@login_required
+def opml_export(request):
+    from . import opml  # written by the ingestion work
+
+    response = HttpResponse(opml.export_opml(request.user), content_type="text/x-opml; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="subscriptions.opml"'
+    return response
+
+
+@login_required
+def progress(request):
+    """A page that follows newly added feeds while they are fetched (it polls /api/progress)."""
+    ids = [i for i in request.GET.get("feeds", "").split(",") if i.isdigit()]
+    feeds = request.user.subscriptions.filter(feed_id__in=ids).select_related("feed")
+    return render(request, "reader/progress.html", {"subscriptions": feeds, "ids": ",".join(ids)})
+
+
+@login_required
+def taste(request):
+    summary = ranking.taste_summary(request.user.id)
+    teach_ids = ranking.teach_me(request.user.id, 5)
+    teach = {e.story_id: e for e in Entry.objects.filter(user=request.user, story_id__in=teach_ids)
+             .select_related("story__feed")}
+    return render(request, "reader/taste.html", {
+        "summary": summary, "chart": agreement_chart(summary.agreement),
+        "rules": request.user.rules.order_by("action", "kind", "value"), "rule_form": RuleForm(),
+        "teach": [teach[i] for i in teach_ids if i in teach], "pinnable": {k.value for k in Rule.Kind},
+    })
+
+
+@login_required
+@require_POST
+def add_rule(request):
+    form = RuleForm(request.POST)
+    if form.is_valid():
+        Rule.objects.update_or_create(user=request.user, kind=form.cleaned_data["kind"],
+                                      value=form.cleaned_data["value"],
+                                      defaults={"action": form.cleaned_data["action"]})
+        retrain_user.delay(request.user.id)  # rules apply when the feed is rescored
+        messages.success(request, f"Rule saved: always {form.cleaned_data['action']} "
+                                  f"{form.cleaned_data['kind']} “{form.cleaned_data['value']}”")
+    else:
+        for problems in form.errors.values():
+            for problem in problems:
+                messages.error(request, problem)
+    return redirect("taste")
+
+
+@login_required
+@require_POST
+def delete_rule(request, rule_id):
+    get_object_or_404(Rule, id=rule_id, user=request.user).delete()
+    retrain_user.delay(request.user.id)
+    return redirect("taste")
+
+
+def extract_page(request):
+    """The public extraction demo: the same widget other sites embed."""
+    return render(request, "reader/extract.html", {"methods": list(extraction.METHODS)})
 
 
 def signup(request):
-    form = UserCreationForm(request.POST or None)
+    form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user)
-        return redirect("home")
+        return redirect("subscriptions")
     return render(request, "registration/signup.html", {"form": form})

@@ -1,0 +1,176 @@
+"""The JSON API (docs/api.md): session auth + CSRF for a user's own feed; an open, rate-limited extractor."""
+from __future__ import annotations
+
+import json
+from functools import wraps
+
+from django.conf import settings
+from django.db.models import Count, Q
+from django.http import JsonResponse
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+import extraction
+
+from . import extract_demo, ranking, ratelimit, stream
+from .models import Entry, Feed, Rating, Story
+
+RATINGS = {"good": Rating.GOOD, "bad": Rating.BAD, None: None}
+RATING_NAMES = {Rating.GOOD: "good", Rating.BAD: "bad", None: None}
+
+
+def error(code: str, message: str, status: int, **headers) -> JsonResponse:
+    response = JsonResponse({"error": {"code": code, "message": message}}, status=status)
+    for name, value in headers.items():
+        response[name.replace("_", "-")] = value
+    return response
+
+
+def login_required_json(view):
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return error("not_logged_in", "Log in first: this API uses your session", 401)
+        return view(request, *args, **kwargs)
+    return wrapper
+
+
+def csrf_failure(request, reason=""):
+    """CSRF failures as JSON for API clients, Django's page for forms."""
+    if request.path.startswith("/api/"):
+        return error("csrf", f"CSRF check failed ({reason}); send the X-CSRFToken header from the csrftoken cookie",
+                     403)
+    from django.views.csrf import csrf_failure as page
+    return page(request, reason)
+
+
+def body(request) -> dict:
+    try:
+        data = json.loads(request.body or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise extract_demo.DemoError("bad_json", 400, "The request body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise extract_demo.DemoError("bad_json", 400, "The request body must be a JSON object")
+    return data
+
+
+def entry_json(entry: Entry) -> dict:
+    story = entry.story
+    return {
+        "id": story.id, "title": story.title, "url": story.url, "feed": {"id": story.feed_id, "title": str(story.feed)},
+        "author": story.author, "published": story.published.isoformat(), "snippet": entry.snippet,
+        "score": entry.score, "recommended": entry.recommended, "reasons": entry.reasons,
+        "read": entry.read, "saved": entry.saved, "rating": RATING_NAMES[getattr(entry, "rating", None)],
+        "extraction": story.extraction_status,
+    }
+
+
+def cors(response):
+    # The extractor is public and reads no cookies, so any page may call it (the embeddable widget).
+    response["Access-Control-Allow-Origin"] = "*"
+    response["Access-Control-Allow-Headers"] = "Content-Type"
+    response["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
+    response["Access-Control-Max-Age"] = "3600"
+    return response
+
+
+@csrf_exempt  # acts with no user's authority (the session is never read), so there is nothing to forge
+@require_http_methods(["GET", "POST", "OPTIONS"])
+def extract(request):
+    if request.method == "OPTIONS":
+        return cors(JsonResponse({}))
+    if request.method == "GET":
+        return cors(JsonResponse({"methods": list(extraction.METHODS), "default": settings.EXTRACTION_METHOD}))
+    wait = ratelimit.hit("extract", ratelimit.client_address(request),
+                         settings.EXTRACT_RATE_LIMIT, settings.EXTRACT_RATE_WINDOW)
+    if wait:
+        return cors(error("rate_limited", f"Too many extractions from your address; try again in {wait} s", 429,
+                          Retry_After=str(wait)))
+    try:
+        data = body(request)
+        compare = bool(data.get("compare"))
+        methods = list(extraction.METHODS) if compare else [data.get("method") or settings.EXTRACTION_METHOD]
+        extract_demo.check_methods(methods)
+        source = extract_demo.load(data.get("url"), data.get("html"))
+        result = ({"results": extract_demo.compare(source, methods), "url": source.url} if compare
+                  else extract_demo.run(source, methods[0]))
+    except extract_demo.DemoError as exc:
+        return cors(JsonResponse(exc.to_dict(), status=exc.status))
+    return cors(JsonResponse(result))
+
+
+@require_GET
+@login_required_json
+def stories(request):
+    filter_name = request.GET.get("filter", stream.DEFAULT_FILTER)
+    if filter_name not in stream.FILTERS:
+        return error("bad_filter", f"filter must be one of {', '.join(stream.FILTERS)}", 400)
+    try:
+        page = stream.page(request.user, filter_name, request.GET.get("cursor"))
+    except stream.BadCursor as exc:
+        return error("bad_cursor", str(exc), 400)
+    return JsonResponse({"stories": [entry_json(e) for e in page.entries], "next_cursor": page.next_cursor})
+
+
+def own_entry(view):
+    """Only the user's own entries: another user's story id answers 404, exactly like a missing one."""
+    @wraps(view)
+    def wrapper(request, story_id):
+        entry = Entry.objects.filter(user=request.user, story_id=story_id).first()
+        if entry is None:
+            return error("not_found", "No such story in your feed", 404)
+        try:
+            return view(request, entry, body(request))
+        except extract_demo.DemoError as exc:
+            return JsonResponse(exc.to_dict(), status=exc.status)
+    return login_required_json(require_POST(wrapper))
+
+
+def flag(data: dict, name: str) -> bool:
+    value = data.get(name, True)
+    if not isinstance(value, bool):
+        raise extract_demo.DemoError("bad_value", 400, f'"{name}" must be true or false')
+    return value
+
+
+@own_entry
+def rating(request, entry, data):
+    if "rating" not in data or data["rating"] not in RATINGS:
+        return error("bad_rating", 'Send {"rating": "good"}, {"rating": "bad"} or {"rating": null}', 400)
+    ranking.rate(request.user, entry.story_id, RATINGS[data["rating"]])
+    return JsonResponse({"id": entry.story_id, "rating": data["rating"]})
+
+
+@own_entry
+def read(request, entry, data):
+    entry.read = flag(data, "read")
+    entry.save(update_fields=["read"])
+    return JsonResponse({"id": entry.story_id, "read": entry.read})
+
+
+@own_entry
+def save(request, entry, data):
+    entry.saved = flag(data, "saved")
+    entry.save(update_fields=["saved"])
+    return JsonResponse({"id": entry.story_id, "saved": entry.saved})
+
+
+@require_GET
+@login_required_json
+def progress(request):
+    """How the user's newly added feeds are doing: fetched yet, stories in, pages extracted."""
+    try:
+        ids = [int(i) for i in request.GET.get("feeds", "").split(",") if i.strip()]
+    except ValueError:
+        return error("bad_feeds", "feeds must be a comma-separated list of feed ids", 400)
+    feeds = (Feed.objects.filter(id__in=ids[:2000], subscriptions__user=request.user)
+             .annotate(stories_total=Count("stories", distinct=True),
+                       stories_pending=Count("stories", filter=Q(stories__extraction_status=Story.Extraction.PENDING),
+                                             distinct=True))
+             .order_by("id"))
+    rows = [{
+        "id": f.id, "title": str(f), "url": f.url, "fetched": f.last_fetched_at is not None, "error": f.last_error,
+        "stories": f.stories_total, "extracting": f.stories_pending,
+    } for f in feeds]
+    done = all(r["fetched"] and not r["extracting"] for r in rows)
+    return JsonResponse({"feeds": rows, "done": done})

@@ -1,0 +1,59 @@
+"""Forms for the pages: subscribing, folders, OPML upload, rules, sign-up."""
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+
+from .models import Rule
+
+
+class SubscribeForm(forms.Form):
+    url = forms.URLField(label="Feed or site address", max_length=2000, assume_scheme="https",
+                         widget=forms.URLInput(attrs={"placeholder": "https://example.org/", "autocomplete": "url"}))
+    folder = forms.CharField(label="Folder", max_length=200, required=False)
+
+    def clean_url(self):
+        url = self.cleaned_data["url"].strip()
+        if not url.startswith(("http://", "https://")):
+            raise forms.ValidationError("Use an http:// or https:// address")
+        return url
+
+
+class FolderForm(forms.Form):
+    folder = forms.CharField(label="Folder", max_length=200, required=False)
+
+
+class OpmlForm(forms.Form):
+    MAX_BYTES = 5 * 1024 * 1024
+    file = forms.FileField(label="OPML file")
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > self.MAX_BYTES:
+            raise forms.ValidationError(f"The file is over {self.MAX_BYTES // (1024 * 1024)} MB")
+        return upload
+
+
+class RuleForm(forms.ModelForm):
+    class Meta:
+        model = Rule
+        fields = ["action", "kind", "value"]
+        labels = {"action": "Always", "kind": "stories with this", "value": "value"}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["action"].choices = Rule.Action.choices  # no empty "---------" choice
+        self.fields["kind"].choices = Rule.Kind.choices
+
+    def clean_value(self):
+        value = " ".join(self.cleaned_data["value"].split())
+        if not value:
+            raise forms.ValidationError("Give a word, author, tag or feed")
+        if self.cleaned_data.get("kind") == Rule.Kind.WORD and " " in value:
+            raise forms.ValidationError("A word rule takes one word")
+        return value.lower() if self.cleaned_data.get("kind") != Rule.Kind.FEED else value
+
+
+class SignupForm(UserCreationForm):
+    class Meta(UserCreationForm.Meta):
+        fields = ("username",)

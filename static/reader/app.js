@@ -1,0 +1,10 @@
+// The reader's page script: progressive enhancement of server-rendered pages, no build step.
+import * as actions from "./js/actions.js";
+import * as keys from "./js/keys.js";
+import * as progress from "./js/progress.js";
+import * as scroll from "./js/scroll.js";
+
+actions.install();
+keys.install();
+scroll.install();
+progress.install();

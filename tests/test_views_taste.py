@@ -1,0 +1,86 @@
+"""The taste page: features both ways with pin buttons, the agreement chart, teach-me, and rules.
+
+The summary itself comes from the recommender glue; a stand-in of the same shape keeps these tests on the page.
+"""
+from datetime import datetime, timezone
+from types import SimpleNamespace
+
+import pytest
+from django.test import Client
+
+from reader import ranking, views
+from reader.models import Rule
+from reader.taste_chart import agreement_chart
+from ui_factories import make_entries, make_feed, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def point(first, n, agreement):
+    return SimpleNamespace(first_rating=first, ratings=n, agreement=agreement, until=datetime.now(timezone.utc))
+
+
+SUMMARY = SimpleNamespace(
+    likes=[("word", "ferry", 1.2), ("author", "mira holm", 0.8), ("domain", "news.example", 0.3)],
+    dislikes=[("tag", "transfer rumours", -0.9)],
+    agreement=[point(0, 10, 0.5), point(10, 10, 0.7), point(20, 10, 0.9)],
+    good_ratings=18, bad_ratings=12,
+)
+
+
+@pytest.fixture
+def ann():
+    return make_user("ann")
+
+
+@pytest.fixture
+def client_ann(ann, monkeypatch):
+    monkeypatch.setattr(ranking, "taste_summary", lambda user_id: SUMMARY, raising=False)
+    monkeypatch.setattr(ranking, "teach_me", lambda user_id, k: [], raising=False)
+    client = Client()
+    client.force_login(ann)
+    return client
+
+
+@pytest.fixture
+def retrained(monkeypatch):
+    calls = []
+    monkeypatch.setattr(views.retrain_user, "delay", calls.append)
+    return calls
+
+
+def test_taste_page_shows_features_chart_and_teach_me(ann, client_ann, monkeypatch):
+    entries = make_entries(ann, make_feed(ann), [0.5, 0.5, 0.5])
+    monkeypatch.setattr(ranking, "teach_me", lambda user_id, k: [entries[2].story_id, entries[0].story_id],
+                        raising=False)
+    html = client_ann.get("/taste/").content.decode()
+    assert "ferry" in html and "mira holm" in html and "transfer rumours" in html
+    assert 'aria-label="Always hide stories with word ferry"' in html
+    assert "Always show stories with domain" not in html  # no rule kind for domains
+    assert "<polyline" in html and "ratings 21–30: 90% agreed" in html
+    assert html.index("Story 2") < html.index("Story 0")  # teach-me keeps the model's order
+
+
+def test_chart_scales_agreement_into_the_box():
+    chart = agreement_chart(SUMMARY.agreement)
+    ys = [y for _, y, _ in chart.dots]
+    assert ys == sorted(ys, reverse=True)  # higher agreement is drawn higher
+    assert all(chart.pad <= y <= chart.height - chart.pad for y in ys)
+    assert agreement_chart([]) is None
+
+
+def test_rules_are_added_validated_and_removed_per_user(ann, client_ann, retrained):
+    client_ann.post("/taste/rules", {"kind": "word", "value": " Ferry ", "action": "show"})
+    rule = Rule.objects.get(user=ann)
+    assert (rule.kind, rule.value, rule.action) == ("word", "ferry", "show")
+    client_ann.post("/taste/rules", {"kind": "word", "value": "ferry", "action": "hide"})
+    assert Rule.objects.get(user=ann).action == "hide"  # one rule per word; the latest choice wins
+    response = client_ann.post("/taste/rules", {"kind": "word", "value": "two words", "action": "hide"}, follow=True)
+    assert "A word rule takes one word" in response.content.decode()
+    assert retrained == [ann.id, ann.id]
+
+    bob = make_user("bob")
+    bobs = Rule.objects.create(user=bob, kind="feed", value="Sport", action="hide")
+    assert client_ann.post(f"/taste/rules/{bobs.id}/delete").status_code == 404
+    client_ann.post(f"/taste/rules/{rule.id}/delete")
+    assert not Rule.objects.filter(user=ann).exists() and Rule.objects.filter(user=bob).exists()
