@@ -110,7 +110,7 @@ class Evaluation:
     def _tfidf_lr(self, train_rows, y, test_rows):
         if y.all() or not y.any():
             return np.zeros(len(test_rows))
-        clf = LogisticRegression(C=1.0, max_iter=1000).fit(self.tfidf[train_rows], y)
+        clf = LogisticRegression(C=1.0, solver="liblinear").fit(self.tfidf[train_rows], y)
         return clf.decision_function(self.tfidf[test_rows])
 
     def run(self):

@@ -4,6 +4,7 @@ from __future__ import annotations
 _LIKED = {
     "word": "you liked stories about “{}”",
     "title": "you liked stories about “{}”",
+    "name": "you liked stories about “{}”",
     "tag": "you liked stories tagged “{}”",
     "feed": "from “{}”, which you usually rate good",
     "author": "by “{}”, whose stories you liked",
@@ -15,6 +16,7 @@ _LIKED = {
 _DISLIKED = {
     "word": "you disliked stories about “{}”",
     "title": "you disliked stories about “{}”",
+    "name": "you disliked stories about “{}”",
     "tag": "you disliked stories tagged “{}”",
     "feed": "from “{}”, which you often rate bad",
     "author": "by “{}”, whose stories you rated bad",

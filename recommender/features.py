@@ -29,6 +29,7 @@ DIM = 1 << 18
 GROUP_WEIGHTS = {
     "word": 0.8,
     "title": 0.8,
+    "name": 1.0,
     "tag": 1.0,
     "feed": 1.0,
     "author": 0.8,
@@ -39,6 +40,10 @@ KINDS = tuple(GROUP_WEIGHTS)
 # Only the lead of a long story is read: topics are stated early, and it bounds featurising cost.
 MAX_TEXT_WORDS = 400
 _WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|['’-](?=[^\W\d_]))*")
+# Capitalised words not opening a sentence, runs of them kept whole ("West German"): the people,
+# companies and places a story is about, which readers have tastes for.
+_CAP = r"(?:[^\W\d_a-z][^\W\d_A-Z]+|[^\W\d_a-z]{2,6}\b)"
+_NAME = re.compile(rf"(?<![.!?:]\s)(?<![.!?:]\s\s)(?<!^)\b{_CAP}(?:\s{_CAP})*")
 _STOP = frozenset(ENGLISH_STOP_WORDS) | {"said", "says", "say", "new", "year", "also", "would"}
 
 
@@ -49,6 +54,16 @@ class FeatureError(ValueError):
 def words(text: str) -> list[str]:
     """Lower-cased word tokens without stop words; works for any script that separates words."""
     return [w for w in _WORD.findall((text or "").lower()) if len(w) > 1 and w not in _STOP]
+
+
+def names(text: str) -> list[str]:
+    """Proper names in running text (lower-cased), for scripts with letter case."""
+    found = []
+    for name in _NAME.findall((text or "")[:MAX_TEXT_WORDS * 8]):
+        name = name.lower()
+        if name not in _STOP:
+            found.append(name)
+    return found
 
 
 def feature_index(kind: str, key: str) -> int:
@@ -130,6 +145,7 @@ def featurize(story: Story) -> StoryFeatures:
     entries = []
     entries += _group("title", Counter(words(story.title)))
     entries += _group("word", Counter(words(story.text)[:MAX_TEXT_WORDS]))
+    entries += _group("name", Counter(names(story.text)))
     entries += _group("tag", Counter({t.strip().lower(): 1 for t in story.tags if t.strip()}))
     entries += _group("feed", Counter({feed: 1} if feed else {}))
     entries += _group("author", Counter({story.author.strip().lower(): 1} if story.author.strip() else {}))

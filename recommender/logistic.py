@@ -9,6 +9,11 @@ from __future__ import annotations
 import numpy as np
 from scipy import optimize, sparse
 from scipy.special import expit, log_expit
+from threadpoolctl import ThreadpoolController
+
+# These problems are tiny: multi-threaded BLAS inside L-BFGS only adds hand-off cost (several times
+# slower on a busy machine), and a server runs many fits side by side anyway.
+_THREADS = ThreadpoolController()
 
 
 def fit(X: sparse.csr_matrix, y: np.ndarray, offset: np.ndarray, penalty: np.ndarray,
@@ -37,6 +42,7 @@ def fit(X: sparse.csr_matrix, y: np.ndarray, offset: np.ndarray, penalty: np.nda
         return loss, grad
 
     start = np.concatenate([prior_mean, [intercept_prior]]) if warm is None else warm
-    result = optimize.minimize(objective, start, jac=True, method="L-BFGS-B",
-                               options={"maxiter": 200, "gtol": 1e-4})
+    with _THREADS.limit(limits=1):
+        result = optimize.minimize(objective, start, jac=True, method="L-BFGS-B",
+                                   options={"maxiter": 200, "gtol": 1e-4})
     return result.x[:m], float(result.x[m])

@@ -103,7 +103,7 @@ def fit(ratings: Iterable[tuple[object, bool]], subscribed_feeds: Iterable = (),
     threshold = _recall_cutoff(Xc, extra, y, logits, intercept_prior)
     keep = np.sort(np.argsort(-np.abs(w), kind="stable")[:MAX_WEIGHTS])
     keep = keep[w[keep] != 0]
-    names = _names(features, columns, w)
+    names = _names(features, X, columns, w)
     return UserModel(
         indices=columns[keep].astype(np.int32), weights=w[keep].astype(np.float32), extras=e,
         intercept=b, threshold=threshold, subscribed=subscribed, rules=tuple(rules), names=names,
@@ -112,14 +112,17 @@ def fit(ratings: Iterable[tuple[object, bool]], subscribed_feeds: Iterable = (),
     )
 
 
-def _names(features: list[StoryFeatures], columns: np.ndarray, w: np.ndarray) -> dict[int, tuple[str, str]]:
+def _names(features: list[StoryFeatures], X, columns: np.ndarray, w: np.ndarray) -> dict[int, tuple[str, str]]:
     """Names of the strongest features both ways, for the taste summary."""
     order = np.argsort(w)
-    wanted = set(columns[order[:NAMES_KEPT]][w[order[:NAMES_KEPT]] < 0]) | \
-        set(columns[order[-NAMES_KEPT:]][w[order[-NAMES_KEPT:]] > 0])
+    strongest = np.r_[order[:NAMES_KEPT][w[order[:NAMES_KEPT]] < 0], order[-NAMES_KEPT:][w[order[-NAMES_KEPT:]] > 0]]
+    wanted = columns[strongest]
+    # first occurrence of each wanted index in the stacked features -> (story row, position in story)
+    hits = np.flatnonzero(np.isin(X.indices, wanted))
     names = {}
-    for f in features:
-        for k, index in enumerate(f.indices):
-            if index in wanted and index not in names:
-                names[int(index)] = (f.kinds[k], f.label(k))
+    for hit in hits:
+        index = int(X.indices[hit])
+        if index not in names:
+            row = int(np.searchsorted(X.indptr, hit, side="right") - 1)
+            names[index] = (features[row].kinds[hit - X.indptr[row]], features[row].label(hit - X.indptr[row]))
     return names
