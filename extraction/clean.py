@@ -25,7 +25,7 @@ _WORDS = re.compile(r"\w+")
 
 def clean_article(node, title: str = "") -> None:
     etree.strip_elements(node, *INVISIBLE_TAGS, *FORM_TAGS, with_tail=False)
-    _drop_hidden(node)
+    drop_hidden(node)
     blocks = _drop_furniture(node, text_blocks(node))
     _drop_link_lists(blocks)
     _drop_repeated_labels(blocks)
@@ -47,8 +47,13 @@ def _remove(el) -> None:
     parent.remove(el)
 
 
-def _drop_hidden(node) -> None:
-    for el in node.xpath(".//*[@hidden or contains(translate(@style,' ',''),'display:none')]"):
+_HIDDEN = ("descendant::*[@hidden or contains(translate(@style, ' ', ''), 'display:none')"
+           " or contains(translate(@style, ' ', ''), 'visibility:hidden')]")
+
+
+def drop_hidden(node) -> None:
+    """Remove what a browser would not show."""
+    for el in node.xpath(_HIDDEN):
         _remove(el)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from lxml import etree
 
 from .article import ExtractionError
+from .clean import drop_hidden
 from .cues import STRONG, WEAK, furniture_strength
 from .render import INVISIBLE_TAGS
 from .textstats import PARAGRAPH_CHARS, Block, text_blocks
@@ -124,7 +125,8 @@ class Scores:
         # A block alone is a clump of one.
         for el, value in values.items():
             self.score[el] = self.score.get(el, 0.0) + clump_value(value)
-        self.biggest = skeleton.maxima({el: value for el, value in clumps.items() if value > 0})
+        self.clumps = {el: value for el, value in clumps.items() if value > 0}
+        self.biggest = skeleton.maxima(self.clumps)
 
     def _strength(self, node) -> int:
         if node not in self.furniture:
@@ -160,8 +162,10 @@ class Scores:
             if not kids:
                 return node
             lead = max(kids, key=self.biggest.__getitem__)
-            if self.biggest[lead] < self.biggest[node] or any(
-                    c is not lead and self.biggest[c] >= MERGE_SHARE * self.biggest[lead] for c in kids):
+            wanted = MERGE_SHARE * self.biggest[lead]
+            # Stop where the node's own paragraphs or another child match the lead.
+            if self.biggest[lead] < self.biggest[node] or self.clumps.get(node, 0.0) >= wanted or any(
+                    c is not lead and self.biggest[c] >= wanted for c in kids):
                 return node
             node = lead
 
@@ -194,6 +198,7 @@ def _pool(values: dict, parent: dict) -> dict:
 
 def find_article(doc):
     etree.strip_elements(doc, *INVISIBLE_TAGS, with_tail=False)
+    drop_hidden(doc)
     scores = Scores(doc)
     best = scores.best()
     if best is None:
