@@ -1,14 +1,20 @@
-"""Largest-DOM-clump: the article is the part of the page where story-like text clumps together.
+"""Largest-DOM-clump: the article is where story-like text clumps together in the DOM.
 
-1. Text nodes are grouped into blocks by the element that holds them (``textstats``).
-2. Each block gets a value: story-like text (long, few links) counts for its characters;
-   link lists, short furniture and text inside boilerplate regions (nav, footer, share
-   bars, comments... see ``cues``) count against.
-3. Blocks are clumped by their parent (their path in the DOM), and each clump's value is
-   added to every ancestor, so an element's score is the value of all the text below it.
-4. The article is the element with the highest score: going up one level pays off only
-   when the sibling content that comes along outweighs the boilerplate that comes with it,
-   which is how sibling paragraphs split across containers are merged.
+1. Invisible and hidden elements go; the rest of the text is grouped into blocks by the
+   element that holds it (``textstats``).
+2. Each block gets a value: prose (long, few links) counts for its size, link lists
+   count against, short labels a little; prose inside furniture (nav, footer, share
+   bars, comments... see ``cues``) counts against, unless the furniture-named element
+   wraps most of the page's prose.
+3. Blocks are clumped by their parent, i.e. by their path in the DOM. A clump's value
+   grows faster than its size, so many paragraphs side by side beat scattered teasers.
+4. Every element's score is the value of the clumps below it, decayed at each branching
+   level, so containers close to their paragraphs win.
+5. The top-scoring element is narrowed to the child holding its largest clump while no
+   other child (nor its own paragraphs) holds a comparable one; then siblings holding a
+   comparable clump are merged in, for stories split over several containers.
+
+docs/extraction.md walks through it with the reasons and the numbers.
 """
 from __future__ import annotations
 
