@@ -30,7 +30,7 @@ _WEAK_WORDS = frozenset("""
     nav navbar navigation menu skip
     footer masthead sidebar widget rail aside toolbar lightbox gallery slideshow carousel legend legends
     social facebook twitter whatsapp pinterest linkedin email
-    more tags tagcloud tag-list topics keywords paywall
+    tags tagcloud tag-list topics keywords paywall
     byline author-bio bio about-author
 """.split())
 
