@@ -18,6 +18,8 @@ HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 # A furniture-named element holding more than this share of the article's text is a
 # wrapper with a misleading name, so it stays.
 WRAPPER_SHARE = 0.5
+# This many linked lines side by side make a list of links, not part of the story.
+LINK_RUN = 3
 # Short labels ("Advertisement", "Share") repeat; sentences of a story do not.
 REPEATED_MAX_CHARS = 40
 _WORDS = re.compile(r"\w+")
@@ -25,7 +27,7 @@ _WORDS = re.compile(r"\w+")
 
 def clean_article(node, title: str = "") -> None:
     etree.strip_elements(node, *INVISIBLE_TAGS, *FORM_TAGS, with_tail=False)
-    _drop_hidden(node)
+    drop_hidden(node)
     blocks = _drop_furniture(node, text_blocks(node))
     _drop_link_lists(blocks)
     _drop_repeated_labels(blocks)
@@ -47,8 +49,13 @@ def _remove(el) -> None:
     parent.remove(el)
 
 
-def _drop_hidden(node) -> None:
-    for el in node.xpath(".//*[@hidden or contains(translate(@style,' ',''),'display:none')]"):
+_HIDDEN = ("descendant::*[@hidden or contains(translate(@style, ' ', ''), 'display:none')"
+           " or contains(translate(@style, ' ', ''), 'visibility:hidden')]")
+
+
+def drop_hidden(node) -> None:
+    """Remove what a browser would not show."""
+    for el in node.xpath(_HIDDEN):
         _remove(el)
 
 
@@ -82,12 +89,21 @@ def _ancestors_within(el, node):
 
 
 def _drop_link_lists(blocks: dict) -> None:
-    """Blocks that are mostly link text: related-story lists, tag clouds, share bars."""
+    """Runs of blocks that are mostly link text: related-story lists, tag clouds, share
+    bars. A lone linked line among paragraphs ("Learn more about X") is the story's."""
+    linked_by_parent: dict = {}
+    blocks_by_parent: dict = {}
     for el, block in blocks.items():
-        if block.link_chars * 2 > block.chars and el.tag not in HEADING_TAGS and el.getparent() is not None \
-                and _is_leaf_block(el):
-            parent = el.getparent()
-            _remove(el)
+        parent = el.getparent()
+        if parent is None:
+            continue
+        blocks_by_parent[parent] = blocks_by_parent.get(parent, 0) + 1
+        if block.link_chars * 2 > block.chars and el.tag not in HEADING_TAGS and _is_leaf_block(el):
+            linked_by_parent.setdefault(parent, []).append(el)
+    for parent, linked in linked_by_parent.items():
+        if len(linked) >= LINK_RUN and len(linked) * 2 >= blocks_by_parent[parent]:
+            for el in linked:
+                _remove(el)
             # A list emptied of its link items goes too.
             if parent.tag in ("ul", "ol") and not parent.xpath("string()").strip():
                 _remove(parent)

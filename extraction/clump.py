@@ -1,20 +1,27 @@
-"""Largest-DOM-clump: the article is the part of the page where story-like text clumps together.
+"""Largest-DOM-clump: the article is where story-like text clumps together in the DOM.
 
-1. Text nodes are grouped into blocks by the element that holds them (``textstats``).
-2. Each block gets a value: story-like text (long, few links) counts for its characters;
-   link lists, short furniture and text inside boilerplate regions (nav, footer, share
-   bars, comments... see ``cues``) count against.
-3. Blocks are clumped by their parent (their path in the DOM), and each clump's value is
-   added to every ancestor, so an element's score is the value of all the text below it.
-4. The article is the element with the highest score: going up one level pays off only
-   when the sibling content that comes along outweighs the boilerplate that comes with it,
-   which is how sibling paragraphs split across containers are merged.
+1. Invisible and hidden elements go; the rest of the text is grouped into blocks by the
+   element that holds it (``textstats``).
+2. Each block gets a value: prose (long, few links) counts for its size, link lists
+   count against, short labels a little; prose inside furniture (nav, footer, share
+   bars, comments... see ``cues``) counts against, unless the furniture-named element
+   wraps most of the page's prose.
+3. Blocks are clumped by their parent, i.e. by their path in the DOM. A clump's value
+   grows faster than its size, so many paragraphs side by side beat scattered teasers.
+4. Every element's score is the value of the clumps below it, decayed at each branching
+   level, so containers close to their paragraphs win.
+5. The top-scoring element is narrowed to the child holding its largest clump while no
+   other child (nor its own paragraphs) holds a comparable one; then siblings holding a
+   comparable clump are merged in, for stories split over several containers.
+
+docs/extraction.md walks through it with the reasons and the numbers.
 """
 from __future__ import annotations
 
 from lxml import etree
 
 from .article import ExtractionError
+from .clean import drop_hidden
 from .cues import STRONG, WEAK, furniture_strength
 from .render import INVISIBLE_TAGS
 from .textstats import PARAGRAPH_CHARS, Block, text_blocks
@@ -51,63 +58,81 @@ def block_value(block: Block) -> float:
     return prose * 0.25
 
 
-class _Tree:
-    """Parent lookups memoised, and sums of values carried up to every ancestor."""
+class _Skeleton:
+    """The part of the page that holds text: every block and its ancestors, with their
+    parents and depths, so values are carried up in one bottom-up sweep."""
 
-    def __init__(self):
-        self.parent: dict = {}
+    def __init__(self, elements):
+        parent: dict = {}
+        depth: dict = {}
+        for el in elements:
+            chain = []
+            node = el
+            while node is not None and node not in parent:
+                chain.append(node)
+                node = node.getparent()
+            level = depth[node] if node is not None else 0
+            for i, member in enumerate(chain):
+                parent[member] = chain[i + 1] if i + 1 < len(chain) else node
+            for member in reversed(chain):
+                level += 1
+                depth[member] = level
+        self.parent = parent
+        self.top_down = sorted(parent, key=depth.__getitem__)
+        # Wrappers with a single child add no distance when values decay going up.
+        self.branching = {node for node in parent if len(node) > 1}
 
-    def get_parent(self, el):
-        try:
-            return self.parent[el]
-        except KeyError:
-            parent = self.parent[el] = el.getparent()
-            return parent
+    def sums(self, own: dict, decay: float = 1.0) -> dict:
+        """Each element's own value plus its children's sums, decayed at every branching
+        ancestor (``decay`` 1 keeps plain sums)."""
+        total = dict(own)
+        parent, branching = self.parent, self.branching
+        for node in reversed(self.top_down):
+            value = total.get(node)
+            up = parent[node]
+            if value is not None and up is not None:
+                total[up] = total.get(up, 0.0) + (value * decay if up in branching else value)
+        return total
 
-    def add_up(self, sums: dict, start, amount: float, decay: float = 1.0, combine=None) -> None:
-        node = start
-        while node is not None:
-            old = sums.get(node, 0.0)
-            sums[node] = combine(old, amount) if combine else old + amount
-            node = self.get_parent(node)
-            # Wrappers with a single child add no distance.
-            if node is not None and len(node) > 1:
-                amount *= decay
+    def maxima(self, own: dict) -> dict:
+        best = dict(own)
+        parent = self.parent
+        for node in reversed(self.top_down):
+            value = best.get(node)
+            up = parent[node]
+            if value is not None and up is not None and value > best.get(up, 0.0):
+                best[up] = value
+        return best
 
-    def flagged(self, el, test, memo: dict) -> bool:
-        """Whether ``el`` or an ancestor passes ``test``; answers memoised per element."""
-        chain = []
-        node = el
-        while node is not None and node not in memo:
-            chain.append(node)
-            node = self.get_parent(node)
-        flag = memo.get(node, False) if node is not None else False
-        for node in reversed(chain):
-            flag = flag or (node.tag not in ("body", "html") and test(node))
-            memo[node] = flag
-        return memo[el]
+    def inside(self, test) -> set:
+        """Elements that pass ``test`` or sit below one that does."""
+        flagged: set = set()
+        parent = self.parent
+        for node in self.top_down:
+            if parent[node] in flagged or (node.tag not in ("body", "html") and test(node)):
+                flagged.add(node)
+        return flagged
 
 
 class Scores:
     """The page's text weighed: ``score`` (decayed value of the text below each element),
-    ``biggest`` (the largest clump below each element) and furniture flags."""
+    ``biggest`` (the largest clump below each element) and furniture strengths."""
 
     def __init__(self, doc):
         blocks = text_blocks(doc)
         if not blocks:
             raise ExtractionError("no text found")
-        self.tree = tree = _Tree()
-        values = {el: block_value(block) for el, block in blocks.items()}
+        self.skeleton = skeleton = _Skeleton(blocks)
         self.furniture: dict = {}
+        values = {el: block_value(block) for el, block in blocks.items()}
         self._discount_furniture(values, blocks)
+        clumps = {el: clump_value(value) for el, value in _pool(values, skeleton.parent).items()}
+        self.score = skeleton.sums(clumps, LEVEL_DECAY)
         # A block alone is a clump of one.
-        self.score: dict = {el: clump_value(value) for el, value in values.items()}
-        self.biggest: dict = {}
-        for parent, value in _pool(values, tree).items():
-            clump = clump_value(value)
-            tree.add_up(self.score, parent, clump, LEVEL_DECAY)
-            if clump > 0:
-                tree.add_up(self.biggest, parent, clump, combine=max)
+        for el, value in values.items():
+            self.score[el] = self.score.get(el, 0.0) + clump_value(value)
+        self.clumps = {el: value for el, value in clumps.items() if value > 0}
+        self.biggest = skeleton.maxima(self.clumps)
 
     def _strength(self, node) -> int:
         if node not in self.furniture:
@@ -116,30 +141,19 @@ class Scores:
 
     def _discount_furniture(self, values: dict, blocks: dict) -> None:
         """Prose inside furniture counts against, like any other furniture text."""
-        tree = self.tree
-        prose: dict = {}
-        for parent, value in _pool(values, tree, positive_only=True).items():
-            tree.add_up(prose, parent, value)
-        # A cue on an element that holds most of the page's prose is a wrapper's misleading
-        # name ("page-ad-margins", "has-sidebar", "body_overlay"), not furniture.
-        page_prose = sum(v for v in values.values() if v > 0)
-        strong_memo: dict = {}
-
-        def strong(node) -> bool:
-            return self._strength(node) == STRONG and prose.get(node, 0.0) < STRONG_WRAPPER_SHARE * page_prose
-
-        for el, value in values.items():
-            if value > 0 and tree.flagged(el, strong, strong_memo):
-                values[el] = -BOILERPLATE_COST * blocks[el].chars
-        page_prose = sum(v for v in values.values() if v > 0)
-        weak_memo: dict = {}
-
-        def weak(node) -> bool:
-            return self._strength(node) == WEAK and prose.get(node, 0.0) < WEAK_WRAPPER_SHARE * page_prose
-
-        for el, value in values.items():
-            if value > 0 and tree.flagged(el, weak, weak_memo):
-                values[el] = -BOILERPLATE_COST * blocks[el].chars
+        # A cue on an element that wraps most of the page's prose (in the blocks below
+        # it, not its own text) is a wrapper's misleading name ("page-ad-margins",
+        # "has-sidebar", "body_overlay"), not furniture.
+        positive = {el: value for el, value in values.items() if value > 0}
+        prose = self.skeleton.sums(_pool(positive, self.skeleton.parent))
+        for strength, share in ((STRONG, STRONG_WRAPPER_SHARE), (WEAK, WEAK_WRAPPER_SHARE)):
+            page_prose = sum(v for v in values.values() if v > 0)
+            flagged = self.skeleton.inside(
+                lambda n: (n in positive or n in prose) and prose.get(n, 0.0) < share * page_prose
+                and self._strength(n) == strength)
+            for el, value in values.items():
+                if value > 0 and el in flagged:
+                    values[el] = -BOILERPLATE_COST * blocks[el].chars
 
     def best(self):
         """The top-scoring element, narrowed to the child that holds its largest clump
@@ -154,15 +168,17 @@ class Scores:
             if not kids:
                 return node
             lead = max(kids, key=self.biggest.__getitem__)
-            if self.biggest[lead] < self.biggest[node] or any(
-                    c is not lead and self.biggest[c] >= MERGE_SHARE * self.biggest[lead] for c in kids):
+            wanted = MERGE_SHARE * self.biggest[lead]
+            # Stop where the node's own paragraphs or another child match the lead.
+            if self.biggest[lead] < self.biggest[node] or self.clumps.get(node, 0.0) >= wanted or any(
+                    c is not lead and self.biggest[c] >= wanted for c in kids):
                 return node
             node = lead
 
     def merged_siblings(self, el) -> list:
         """Siblings of ``el`` that hold a clump of prose comparable to its own: the
         rest of a story split into several containers."""
-        parent = self.tree.get_parent(el)
+        parent = self.skeleton.parent.get(el)
         if parent is None:
             return []
         wanted = MERGE_SHARE * self.biggest.get(el, 0.0)
@@ -176,18 +192,19 @@ def clump_value(value: float) -> float:
     return value * value / (value + CLUMP_HALF) if value > 0 else value
 
 
-def _pool(values: dict, tree: _Tree, positive_only: bool = False) -> dict:
+def _pool(values: dict, parent: dict) -> dict:
     """Sum block values per parent element: the clumps."""
     pooled: dict = {}
     for el, value in values.items():
-        parent = tree.get_parent(el)
-        if parent is not None and (value > 0 or not positive_only):
-            pooled[parent] = pooled.get(parent, 0.0) + value
+        up = parent[el]
+        if up is not None:
+            pooled[up] = pooled.get(up, 0.0) + value
     return pooled
 
 
 def find_article(doc):
     etree.strip_elements(doc, *INVISIBLE_TAGS, with_tail=False)
+    drop_hidden(doc)
     scores = Scores(doc)
     best = scores.best()
     if best is None:
@@ -200,7 +217,7 @@ def find_article(doc):
         siblings = scores.merged_siblings(node)
         if siblings:
             return _wrap(node, siblings)
-        node = scores.tree.get_parent(node)
+        node = scores.skeleton.parent.get(node)
         if node is None or node.tag == "body":
             break
     return best

@@ -30,7 +30,7 @@ _WEAK_WORDS = frozenset("""
     nav navbar navigation menu skip
     footer masthead sidebar widget rail aside toolbar lightbox gallery slideshow carousel legend legends
     social facebook twitter whatsapp pinterest linkedin email
-    more tags tagcloud tag-list topics keywords paywall
+    tags tagcloud tag-list topics keywords paywall
     byline author-bio bio about-author
 """.split())
 
@@ -40,12 +40,21 @@ _STORY_WORDS = frozenset("""
     maincontent main-content richtext prose
 """.split())
 
+# Ids with more words than this are slugs of headings, not component names.
+SLUG_WORDS = 3
 _SPLIT = re.compile(r"[\s_\-:./()]+")
 
 
 def name_words(el) -> frozenset[str]:
-    """Lower-case words of an element's class, id and role."""
-    raw = " ".join(filter(None, (el.get("class"), el.get("id"), el.get("role"))))
+    """Lower-case words of an element's class, id and role.
+
+    An id of many words is a slug made from a heading ("sharing-with-a-single-developer"),
+    which says what the section is about, not what kind of box it is, so it is skipped.
+    """
+    element_id = el.get("id")
+    if element_id and len(_SPLIT.split(element_id)) > SLUG_WORDS:
+        element_id = None
+    raw = " ".join(filter(None, (el.get("class"), element_id, el.get("role"))))
     return _words(raw) if raw else frozenset()
 
 

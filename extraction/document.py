@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import codecs
 import re
+import threading
 
 import lxml.html
 from charset_normalizer import from_bytes
@@ -23,8 +24,9 @@ def _known(name: str | None) -> str | None:
         return None
 
 
-def decode(data: bytes, charset: str | None = None) -> str:
-    """BOM first, then the caller's (HTTP) charset, then <meta charset>, then detection.
+def detect_charset(data: bytes, charset: str | None = None) -> tuple[str, int]:
+    """(codec name, bytes to skip): BOM first, then the caller's (HTTP) charset, then
+    <meta charset>, then detection.
 
     One exception: bytes that are valid UTF-8 with multi-byte characters are read as
     UTF-8 even when a <meta> tag names a legacy charset. Such pages were re-saved by a
@@ -33,24 +35,33 @@ def decode(data: bytes, charset: str | None = None) -> str:
     """
     for bom, name in _BOMS:
         if data.startswith(bom):
-            return data[len(bom):].decode(name, errors="replace")
+            return name, len(bom)
     name = _known(charset)
     if name:
-        return data.decode(name, errors="replace")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        text = None
-    if text is not None and (len(text) < len(data) or not _META_CHARSET.search(data[:4096])):
-        return text
+        return name, 0
     match = _META_CHARSET.search(data[:4096])
-    name = _known(match.group(1)) if match else None
-    if not name:
-        best = from_bytes(data[:200_000]).best()
-        name = best.encoding if best else "windows-1252"
-    return data.decode(name, errors="replace")
+    declared = _known(match.group(1)) if match else None
+    try:
+        data.decode("utf-8")
+        if not declared or not data.isascii():
+            return "utf-8", 0
+    except UnicodeDecodeError:
+        pass
+    if declared:
+        return declared, 0
+    best = from_bytes(data[:200_000]).best()
+    return (best.encoding if best else "windows-1252"), 0
 
 
+def decode(data: bytes, charset: str | None = None) -> str:
+    name, skip = detect_charset(data, charset)
+    return data[skip:].decode(name, errors="replace")
+
+
+_XML_DECLARATION = re.compile(r"\s*<\?xml[^>]*\?>")
+# lxml parsers must not be shared between threads; each thread keeps its own.
+_LOCAL = threading.local()
+_CONTROL_BYTES = bytes([*range(0, 9), 11, *range(14, 32)])
 _CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f]")
 _NOT_TEXT = re.compile("[\x00-\x08\x0b\x0e-\x1f\ufffd]")
 
@@ -61,19 +72,50 @@ def _looks_binary(text: str) -> bool:
     return len(_NOT_TEXT.findall(sample)) > len(sample) // 20
 
 
+def _parser(encoding: str | None) -> etree.HTMLParser:
+    """An HTML parser whose elements are all plain ``HtmlElement``s.
+
+    lxml.html's own parser picks element classes with a lookup written in Python, run
+    for every element the code touches; a fixed class lookup runs in C and keeps the
+    HtmlElement methods (text_content, drop_tree...), only not the form helpers.
+    """
+    parsers = _LOCAL.__dict__.setdefault("parsers", {})
+    if encoding not in parsers:
+        parser = etree.HTMLParser(remove_comments=True, remove_pis=True, huge_tree=True, encoding=encoding)
+        parser.set_element_class_lookup(etree.ElementDefaultClassLookup(
+            element=lxml.html.HtmlElement, comment=lxml.html.HtmlComment,
+            pi=lxml.html.HtmlProcessingInstruction, entity=lxml.html.HtmlEntity))
+        parsers[encoding] = parser
+    return parsers[encoding]
+
+
 def parse(html: str | bytes, charset: str | None = None) -> lxml.html.HtmlElement:
     """Parse a page; raise ExtractionError for input that holds no HTML document."""
-    text = decode(html, charset) if isinstance(html, bytes) else html
-    if not text or not text.strip():
+    if isinstance(html, bytes):
+        if not html.strip():
+            raise ExtractionError("empty document")
+        name, skip = detect_charset(html, charset)
+        # Scanning bytes is far cheaper than scanning text, and clean UTF-8 goes to
+        # lxml as bytes, sparing a decode and lxml's re-encode.
+        if name == "utf-8" and len(html.translate(None, _CONTROL_BYTES)) == len(html):
+            return _parse(html[skip:], "utf-8")
+        html = html[skip:].decode(name, errors="replace")
+    if not html.strip():
         raise ExtractionError("empty document")
-    if _looks_binary(text):
+    if _looks_binary(html):
         raise ExtractionError("binary data, not HTML")
-    text = _CONTROL.sub("", text)
+    # lxml refuses control characters in text set later (cleaning joins tails).
+    text = _CONTROL.sub("", html)
     # Encoding declarations inside a str confuse lxml; the text is already decoded.
-    text = re.sub(r"^\s*<\?xml[^>]*\?>", "", text)
-    parser = lxml.html.HTMLParser(remove_comments=True, remove_pis=True, huge_tree=True)
+    declaration = _XML_DECLARATION.match(text)
+    if declaration:
+        text = text[declaration.end():]
+    return _parse(text, None)
+
+
+def _parse(markup: str | bytes, encoding: str | None) -> lxml.html.HtmlElement:
     try:
-        doc = lxml.html.document_fromstring(text, parser=parser)
+        doc = lxml.html.document_fromstring(markup, parser=_parser(encoding))
     except (etree.ParserError, ValueError) as exc:
         raise ExtractionError(f"unparseable HTML: {exc}") from exc
     if doc is None:

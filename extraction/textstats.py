@@ -16,7 +16,8 @@ INLINE_TAGS = frozenset("""
 # A block this long with few links reads like a paragraph of prose.
 PARAGRAPH_CHARS = 80
 # Whitespace-only text nodes never matter; filtering them in XPath keeps the loop short.
-_VISIBLE_TEXT = "descendant-or-self::text()[normalize-space()]"
+_PLAIN_TEXT = "descendant-or-self::text()[normalize-space()][not(ancestor::a)]"
+_LINK_TEXT = "descendant-or-self::text()[normalize-space()][ancestor::a]"
 
 
 @dataclass(slots=True)
@@ -24,80 +25,50 @@ class Block:
     element: object
     chars: int = 0
     link_chars: int = 0
-    nodes: int = 0
 
     @property
     def link_density(self) -> float:
         return self.link_chars / self.chars if self.chars else 0.0
 
 
-class _Holders:
-    """Memoised climbs: the block for a text's element, and whether it sits in a link.
-
-    Links can wrap whole blocks (teaser cards: ``<a><div>summary</div></a>``), so the
-    link test looks past the block to every ancestor, remembering answers per element.
-    """
-
-    def __init__(self, root):
-        self.root = root
-        self.blocks: dict = {}
-        self.linked: dict = {}
-
-    def block_of(self, el):
-        hit = self.blocks.get(el)
-        if hit is None:
-            node = el
-            while node.tag in INLINE_TAGS and node is not self.root:
-                parent = node.getparent()
-                if parent is None:
-                    break
-                node = parent
-            hit = self.blocks[el] = node
-        return hit
-
-    def in_link(self, el) -> bool:
-        chain = []
+def _holder(el, root, cache: dict):
+    """The block element for text inside ``el``: the nearest non-inline ancestor."""
+    hit = cache.get(el)
+    if hit is None:
         node = el
-        while node is not None and node not in self.linked:
-            chain.append(node)
-            node = node.getparent()
-        flag = self.linked.get(node, False) if node is not None else False
-        for node in reversed(chain):
-            flag = flag or node.tag == "a"
-            self.linked[node] = flag
-        return self.linked[el]
+        while node.tag in INLINE_TAGS and node is not root:
+            parent = node.getparent()
+            if parent is None:
+                break
+            node = parent
+        hit = cache[el] = node
+    return hit
 
 
 def text_blocks(root) -> dict[object, Block]:
-    """Block element -> its text statistics, in document order."""
+    """Block element -> its text statistics."""
     blocks: dict[object, Block] = {}
-    holders = _Holders(root)
-    for text in root.xpath(_VISIBLE_TEXT):
-        el = text.getparent()
-        if text.is_tail:
-            el = el.getparent()
-            if el is None:
+    cache: dict = {}
+    # Links can wrap whole blocks (teaser cards: <a><div>summary</div></a>), so link
+    # text is any text with an <a> ancestor; XPath answers that in C.
+    for query, linked in ((_PLAIN_TEXT, False), (_LINK_TEXT, True)):
+        for text in root.xpath(query):
+            el = text.getparent()
+            if text.is_tail:
+                el = el.getparent()
+                if el is None:
+                    continue
+            if not isinstance(el.tag, str):
                 continue
-        if not isinstance(el.tag, str):
-            continue
-        holder = holders.block_of(el)
-        block = blocks.get(holder)
-        if block is None:
-            block = blocks[holder] = Block(holder)
-        # UTF-8 length: a CJK character (3 bytes) carries about a word, so pages in
-        # those scripts are not mistaken for short labels.
-        size = len(text.strip().encode("utf-8", "surrogatepass"))
-        block.chars += size
-        block.nodes += 1
-        if holders.in_link(el):
-            block.link_chars += size
+            holder = _holder(el, root, cache)
+            block = blocks.get(holder)
+            if block is None:
+                block = blocks[holder] = Block(holder)
+            text = text.strip()
+            # UTF-8 length: a CJK character (3 bytes) carries about a word, so pages in
+            # those scripts are not mistaken for short labels.
+            size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+            block.chars += size
+            if linked:
+                block.link_chars += size
     return blocks
-
-
-def subtree_text_stats(el) -> tuple[int, int]:
-    """(characters, link characters) of all visible text under ``el``."""
-    chars = links = 0
-    for block in text_blocks(el).values():
-        chars += block.chars
-        links += block.link_chars
-    return chars, links

@@ -14,7 +14,8 @@ def cleaned(html, title=""):
 
 def test_share_bar_related_links_and_forms_go():
     node = cleaned(f"<p>{PARA}</p><div class='share-tools'><a href='#'>Facebook</a> <a href='#'>Twitter</a></div>"
-                   f"<p>{PARA}</p><ul><li><a href='/a'>Related story one</a></li><li><a href='/b'>Another</a></li></ul>"
+                   f"<p>{PARA}</p><ul><li><a href='/a'>Related story one</a></li><li><a href='/b'>Another</a></li>"
+                   f"<li><a href='/c'>A third</a></li></ul>"
                    f"<form><input name='q'><button>Subscribe</button></form><p>{PARA}</p>")
     text = node.text_content()
     assert text.count("A sentence") == 3
@@ -53,3 +54,8 @@ def test_heading_repeating_the_title_goes():
 def test_text_after_a_removed_element_is_kept():
     node = cleaned(f"<p>{PARA}<span class='ad'>AD</span> and the tail stays.</p>")
     assert "and the tail stays." in node.text_content()
+
+
+def test_a_lone_linked_line_in_the_story_stays():
+    node = cleaned(f"<p>{PARA}</p><p><a href='/guide'>Learn more about the budget</a></p><p>{PARA}</p>")
+    assert "Learn more about the budget" in node.text_content()
