@@ -6,9 +6,8 @@ block's word trigrams found in that method's article. The votes of the block and
 neighbours, plus shallow features (words, link density, text density, tag, position),
 go into a gradient-boosted tree ensemble trained on labelled pages
 (``python -m extraction.train_best``). The article is one span of blocks (the maximum
-subsequence of the blocks' probabilities above a threshold, weighted by words), minus
-the blocks inside it the ensemble rejects: a stray link list far from the story cannot
-join it. It costs the time of all methods together.
+subsequence of the blocks' probabilities minus one half, weighted by words), minus the
+blocks inside it the ensemble rejects: a stray link list far from the story cannot join it. It costs the time of all methods together.
 """
 from __future__ import annotations
 
@@ -83,10 +82,10 @@ def predict(model: dict, row: list[float]) -> float:
     return 1 / (1 + math.exp(-max(-30.0, min(30.0, total))))
 
 
-def choose(probabilities: list[float], words: list[int], keep: float, span: float) -> list[bool]:
-    """Blocks above ``keep`` inside the best-scoring span of (probability - ``span``) × words."""
-    start, end = max_subsequence([(p - span) * max(w, 1) for p, w in zip(probabilities, words)])
-    return [start <= i < end and p > keep for i, p in enumerate(probabilities)]
+def choose(probabilities: list[float], words: list[int]) -> list[bool]:
+    """Blocks more likely article than not, inside the best span of (probability - ½) × words."""
+    start, end = max_subsequence([(p - 0.5) * max(w, 1) for p, w in zip(probabilities, words)])
+    return [start <= i < end and p > 0.5 for i, p in enumerate(probabilities)]
 
 
 def page_rows(doc, voters: list[str]) -> tuple[list[Block], list[list[float]]]:
@@ -100,7 +99,7 @@ def find_article(doc):
     blocks, rows = page_rows(doc, model["voters"])
     if not blocks:
         raise ExtractionError("best found no text")
-    keep = choose([predict(model, row) for row in rows], [b.words for b in blocks], model["keep"], model["span"])
+    keep = choose([predict(model, row) for row in rows], [b.words for b in blocks])
     if not any(keep):
         raise ExtractionError("best kept no block")
     return render(blocks, keep)

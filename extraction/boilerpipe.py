@@ -7,6 +7,7 @@ boilerplate block, keeps the largest fused run and widens it back to the headlin
 """
 from __future__ import annotations
 
+import copy
 import textwrap
 from dataclasses import dataclass, field
 
@@ -33,7 +34,7 @@ class Block:
     words: int
     link_words: int
     tag: str  # the nearest block-level element around the text
-    path: tuple = field(default=(), repr=False)  # tags from the root, for structural features
+    element: object = field(default=None, repr=False)  # that element, when it holds this block alone
 
     @property
     def link_density(self) -> float:
@@ -49,7 +50,7 @@ class Block:
 
 
 def walk(root):
-    """("open", tag), ("text", text) and ("close", tag) events in document order.
+    """("open", element), ("text", text) and ("close", element) events in document order.
 
     Iterative, because pages nest deeper than Python's recursion limit; scripts, styles
     and other non-text elements are skipped whole.
@@ -62,11 +63,11 @@ def walk(root):
             if not kept:
                 walker.skip_subtree()
                 continue
-            yield "open", tag
+            yield "open", el
             yield "text", el.text or ""
             continue
         if kept:
-            yield "close", tag
+            yield "close", el
         if el is not root:
             yield "text", el.tail or ""
 
@@ -76,27 +77,33 @@ def text_blocks(root) -> list[Block]:
     blocks: list[Block] = []
     pieces: list[tuple[str, bool]] = []
     stack: list[str] = []
+    opened_at: list[int] = []  # how many blocks existed when each open block element began
     links = 0
 
     def flush():
         text = " ".join("".join(p for p, _ in pieces).split())
         if text:
             link_text = " ".join(p for p, linked in pieces if linked)
-            blocks.append(Block(text, len(text.split()), len(link_text.split()), _owner(stack), tuple(stack)))
+            blocks.append(Block(text, len(text.split()), len(link_text.split()), _owner(stack)))
         pieces.clear()
 
     for kind, value in walk(root):
         if kind == "text":
             pieces.append((value, links > 0))
             continue
-        if value in BLOCK_TAGS:
+        tag = value.tag
+        if tag in BLOCK_TAGS:
             flush()
         if kind == "open":
-            stack.append(value)
-            links += value == "a"
-        else:
-            stack.pop()
-            links -= value == "a"
+            stack.append(tag)
+            links += tag == "a"
+            if tag in BLOCK_TAGS:
+                opened_at.append(len(blocks))
+            continue
+        if tag in BLOCK_TAGS and len(blocks) == opened_at.pop() + 1:
+            blocks[-1].element = value
+        stack.pop()
+        links -= tag == "a"
     flush()
     return blocks
 
@@ -151,13 +158,23 @@ def _title_start(blocks: list[Block], start: int) -> int:
 
 
 def render(blocks: list[Block], keep: list[bool]):
-    """A wrapper div with one paragraph (or heading) per kept block."""
+    """A wrapper div holding the kept blocks.
+
+    A block that is the whole of its element is copied with its markup (links, emphasis,
+    images); other blocks become a paragraph (or heading) of their text.
+    """
     wrapper = lxml.html.Element("div")
     for block, kept in zip(blocks, keep):
-        if kept:
+        if not kept:
+            continue
+        if block.element is not None:
+            child = copy.deepcopy(block.element)
+            child.tail = None
+            etree.strip_elements(child, *_SKIP, with_tail=False)
+        else:
             child = lxml.html.Element(block.tag if block.tag in _HEADINGS else "p")
             child.text = block.text
-            wrapper.append(child)
+        wrapper.append(child)
     return wrapper
 
 

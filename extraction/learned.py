@@ -1,11 +1,12 @@
 """Model files of the learned methods (mss, best): where they live and which one is used.
 
-One model is trained per development set so each set can be scored by a model that never
-saw it. Extraction uses the news benchmark's model unless ``trained_on`` says otherwise.
+``mss`` has one model per development set, so each set can be scored by the model trained
+on the other. ``best`` has one model trained on all development pages (the one extraction
+uses) and one per cross-validation fold, so every page can be scored by a model that never
+saw it or its site. ``trained_on`` switches models for the evaluation.
 """
 from __future__ import annotations
 
-import argparse
 import gzip
 import json
 from collections.abc import Callable
@@ -18,26 +19,27 @@ from .article import ExtractionError
 
 DATA = Path(__file__).resolve().parent / "data"
 SETS = {"aeb": "article-extraction-benchmark", "rtp": "readability-test-pages"}  # the development sets
-MODEL_SET: ContextVar[str] = ContextVar("model_set", default="aeb")
+DEFAULT_MODELS = {"mss": "aeb", "best": "all"}
+_MODELS: ContextVar[dict[str, str]] = ContextVar("models", default=DEFAULT_MODELS)
 
 
 @contextmanager
-def trained_on(set_name: str):
-    """Use the models trained on ``set_name`` inside the block."""
-    token = MODEL_SET.set(set_name)
+def trained_on(**names: str):
+    """Inside the block, use the named models, e.g. ``trained_on(mss="rtp")``."""
+    token = _MODELS.set({**_MODELS.get(), **names})
     try:
         yield
     finally:
-        MODEL_SET.reset(token)
+        _MODELS.reset(token)
 
 
-def model_path(kind: str, set_name: str) -> Path:
-    return DATA / f"{kind}-{set_name}.json.gz"
+def model_path(kind: str, name: str) -> Path:
+    return DATA / f"{kind}-{name}.json.gz"
 
 
-@lru_cache(maxsize=8)
-def _read(kind: str, set_name: str) -> dict:
-    path = model_path(kind, set_name)
+@lru_cache(maxsize=16)
+def _read(kind: str, name: str) -> dict:
+    path = model_path(kind, name)
     try:
         return json.loads(gzip.decompress(path.read_bytes()))
     except FileNotFoundError:
@@ -45,25 +47,21 @@ def _read(kind: str, set_name: str) -> dict:
 
 
 def load_model(kind: str) -> dict:
-    """The ``kind`` model of the current training set."""
-    return _read(kind, MODEL_SET.get())
+    """The ``kind`` model currently in use."""
+    return _read(kind, _MODELS.get()[kind])
 
 
-def write_model(kind: str, set_name: str, model: dict) -> Path:
-    path = model_path(kind, set_name)
+def write_model(kind: str, name: str, model: dict) -> Path:
+    path = model_path(kind, name)
     DATA.mkdir(exist_ok=True)
     path.write_bytes(gzip.compress(json.dumps(model, sort_keys=True).encode(), mtime=0))
     _read.cache_clear()
     return path
 
 
-def training_command(kind: str, doc: str, train: Callable[[str], dict], describe: Callable[[dict], str],
-                     argv: list[str] | None = None) -> int:
-    """The ``python -m extraction.train_<kind>`` command: train and write one model per set."""
-    parser = argparse.ArgumentParser(prog=f"python -m extraction.train_{kind}", description=doc.splitlines()[0])
-    parser.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS))
-    for set_name in parser.parse_args(argv).sets:
-        model = train(set_name)
-        path = write_model(kind, set_name, model)
+def training_command(kind: str, train: Callable[[], dict[str, dict]], describe: Callable[[dict], str]) -> int:
+    """The body of ``python -m extraction.train_<kind>``: train, then write every model."""
+    for name, model in train().items():
+        path = write_model(kind, name, model)
         print(f"{path}: {describe(model)}, {path.stat().st_size // 1024} KiB")
     return 0

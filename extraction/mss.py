@@ -44,13 +44,13 @@ def tokenize(root) -> list[Token]:
         if kind == "text":
             words(value)
         elif kind == "open":
-            block += value in BLOCK_TAGS
-            tokens.append(Token(f"<{value}>", value, block))
-            parents.append(value)
+            block += value.tag in BLOCK_TAGS
+            tokens.append(Token(f"<{value.tag}>", value.tag, block))
+            parents.append(value.tag)
         else:
             parents.pop()
-            tokens.append(Token(f"</{value}>", value, block))
-            block += value in BLOCK_TAGS
+            tokens.append(Token(f"</{value.tag}>", value.tag, block))
+            block += value.tag in BLOCK_TAGS
     return tokens
 
 

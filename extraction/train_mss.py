@@ -15,7 +15,7 @@ from collections import Counter
 from .best import trigrams
 from .compare import load_set
 from .document import parse
-from .learned import training_command
+from .learned import SETS, training_command
 from .mss import Token, features, tokenize
 
 MIN_COUNT = 3  # rarer features are dropped: they cannot be estimated and bloat the file
@@ -71,5 +71,9 @@ def describe(model: dict) -> str:
     return f"{len(model['weights'])} features"
 
 
+def train_each_set() -> dict[str, dict]:
+    return {set_name: train(set_name) for set_name in SETS}
+
+
 if __name__ == "__main__":
-    raise SystemExit(training_command("mss", __doc__, train, describe))
+    raise SystemExit(training_command("mss", train_each_set, describe))

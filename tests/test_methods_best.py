@@ -21,9 +21,9 @@ def test_coverage_is_the_share_of_a_blocks_trigrams_found():
 
 
 def test_choose_keeps_one_span_and_drops_a_stray_block_far_away():
-    probabilities = [0.9, 0.1, 0.1, 0.1, 0.95, 0.9, 0.35, 0.9]
+    probabilities = [0.9, 0.1, 0.1, 0.1, 0.95, 0.9, 0.45, 0.9]
     words = [5, 40, 40, 40, 60, 60, 5, 60]
-    assert choose(probabilities, words, keep=0.4, span=0.5) == [False, False, False, False, True, True, False, True]
+    assert choose(probabilities, words) == [False, False, False, False, True, True, False, True]
 
 
 def test_model_votes_with_every_other_method_and_matches_its_own_arrays():

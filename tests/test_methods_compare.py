@@ -1,7 +1,7 @@
 """The comparison command: shingle scoring, the table, and rewriting only the marked part of the docs."""
 import pytest
 
-from extraction.compare import END, START, score_page, table, write_docs
+from extraction.compare import END, FOLDS, START, Page, fold_of, score_page, table, write_docs
 
 
 def test_score_page_counts_shared_four_word_shingles():
@@ -30,3 +30,10 @@ def test_write_docs_refuses_a_file_without_markers(tmp_path):
     with pytest.raises(SystemExit):
         write_docs(doc, "| new |")
     assert doc.read_text() == "no markers"
+
+
+def test_folds_keep_a_site_together_and_spread_pages_without_url():
+    a = Page("1", "", "", "https://news.example/a")
+    b = Page("2", "", "", "https://news.example/b?page=2")
+    assert fold_of(a) == fold_of(b)
+    assert len({fold_of(Page(str(i), "", "", None)) for i in range(50)}) == FOLDS
