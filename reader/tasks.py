@@ -38,10 +38,6 @@ def claim(feed_id: int) -> bool:
     )
 
 
-def _later(busy: HostBusy) -> float:
-    return busy.retry_in + random.uniform(0, 1)
-
-
 @shared_task
 def schedule_due_feeds() -> int:
     now = timezone.now()
@@ -54,14 +50,14 @@ def schedule_due_feeds() -> int:
 
 
 @shared_task(soft_time_limit=120, time_limit=150, **DB_RETRY)
-def fetch_feed(feed_id: int) -> int:
+def fetch_feed(feed_id: int, booking: int | None = None) -> int:
     if not claim(feed_id):
         return 0
     try:
         feed = Feed.objects.get(id=feed_id)
-        outcome = feeds.refresh(feed, max_wait=HOST_WAIT)
-    except HostBusy as busy:
-        fetch_feed.apply_async((feed_id,), countdown=_later(busy))
+        outcome = feeds.refresh(feed, max_wait=HOST_WAIT, booking=booking)
+    except HostBusy as busy:  # come back at the booked turn
+        fetch_feed.apply_async((feed_id, busy.booking), countdown=busy.retry_in)
         return 0
     except SoftTimeLimitExceeded:
         feeds.record_error(feed, TimeoutError("the feed took longer than the time limit to process"), timezone.now())
@@ -73,23 +69,28 @@ def fetch_feed(feed_id: int) -> int:
 
 
 def queue_pages(story_ids: list[int]) -> None:
-    """Queue each page at its host's next booked start, so a feed's pages do not queue up at the gate."""
+    """Queue each page for its host's next free turn, so a feed's pages do not queue up at the gate."""
     gate = politeness.gate()
     for story_id, url in Story.objects.filter(id__in=story_ids).values_list("id", "url"):
-        fetch_story_page.apply_async((story_id,), countdown=gate.book(politeness.host_of(url)) or None)
+        host = politeness.host_of(url)
+        if gate.exempted(host):
+            fetch_story_page.delay(story_id)
+        else:
+            booking, wait = gate.book(host)
+            fetch_story_page.apply_async((story_id, 0, booking), countdown=wait or None)
 
 
 @shared_task(soft_time_limit=60, time_limit=90, **DB_RETRY)
-def fetch_story_page(story_id: int, attempt: int = 0) -> str:
+def fetch_story_page(story_id: int, attempt: int = 0, booking: int | None = None) -> str:
     story = Story.objects.select_related("feed").filter(id=story_id).first()
     if story is None:
         return "gone"
     if story.extraction_status == Story.Extraction.DONE:
         return "done"  # a redelivered message
     try:
-        articles.extract_story(story, max_wait=HOST_WAIT, raise_transient=attempt < PAGE_RETRIES)
+        articles.extract_story(story, max_wait=HOST_WAIT, raise_transient=attempt < PAGE_RETRIES, booking=booking)
     except HostBusy as busy:
-        fetch_story_page.apply_async((story_id, attempt), countdown=_later(busy))
+        fetch_story_page.apply_async((story_id, attempt, busy.booking), countdown=busy.retry_in)
         return "busy"
     except FetchError:  # transient, with tries left
         fetch_story_page.apply_async((story_id, attempt + 1), countdown=30 * 2 ** attempt * random.uniform(0.5, 1.5))
