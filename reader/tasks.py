@@ -21,7 +21,8 @@ from .models import Feed, Story
 from .politeness import HostBusy
 
 FEED_LOCK = timedelta(minutes=5)
-BATCH = 500
+BATCH = 1000
+MAX_PER_TICK = 50_000  # a beat tick every 30 s then queues up to ~1,600 feeds/s: a million feeds every 10 min
 HOST_WAIT = 2.0  # a task waits this long for a busy host, then re-queues itself instead of holding a worker
 PAGE_RETRIES = 3
 # Database hiccups (a restart, a lock timeout) are worth retrying; everything else is recorded.
@@ -40,13 +41,21 @@ def claim(feed_id: int) -> bool:
 
 @shared_task
 def schedule_due_feeds() -> int:
-    now = timezone.now()
-    due = list(Feed.objects.filter(next_fetch_at__lte=now).order_by("next_fetch_at").values_list("id", flat=True)[:BATCH])
-    # Push the next fetch out now, so the next beat tick does not queue the same feeds again.
-    Feed.objects.filter(id__in=due).update(next_fetch_at=now + FEED_LOCK)
-    for feed_id in due:
-        fetch_feed.delay(feed_id)
-    return len(due)
+    """Queue every due feed, most overdue first, in batches over one broker connection."""
+    queued = 0
+    with fetch_feed.app.producer_or_acquire() as producer:
+        while queued < MAX_PER_TICK:
+            now = timezone.now()
+            due = list(Feed.objects.filter(next_fetch_at__lte=now).order_by("next_fetch_at")
+                       .values_list("id", flat=True)[:BATCH])
+            if not due:
+                break
+            # Push the next fetch out now, so the next beat tick does not queue the same feeds again.
+            Feed.objects.filter(id__in=due).update(next_fetch_at=now + FEED_LOCK)
+            for feed_id in due:
+                fetch_feed.apply_async((feed_id,), producer=producer)
+            queued += len(due)
+    return queued
 
 
 @shared_task(soft_time_limit=120, time_limit=150, **DB_RETRY)
