@@ -22,7 +22,8 @@ def record_failure(story: Story, message: str) -> Story:
     return story
 
 
-def extract_story(story: Story, max_wait: float = 30.0, raise_transient: bool = False) -> Story:
+def extract_story(story: Story, max_wait: float = 30.0, raise_transient: bool = False,
+                  booking: int | None = None) -> Story:
     """Fill in the story's article; a failure is recorded on the story, never raised.
 
     With raise_transient, a failure worth retrying (timeout, 5xx, 429) is raised instead, for the caller to
@@ -32,7 +33,7 @@ def extract_story(story: Story, max_wait: float = 30.0, raise_transient: bool = 
     try:
         if not story.url:
             raise extraction.ExtractionError("the feed gave no link for this story")
-        response = fetching.get(story.url, max_wait=max_wait)
+        response = fetching.get(story.url, max_wait=max_wait, booking=booking)
         article = extraction.extract(response.content, url=response.url, method=method, charset=response.charset)
     except FetchError as exc:
         if raise_transient and exc.transient:

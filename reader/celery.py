@@ -18,6 +18,7 @@ app.conf.update(
         "reader.tasks.retrain_user": {"queue": "ranking"},
         "reader.tasks.score_stories": {"queue": "ranking"},
     },
+    # A message is acknowledged after its task ran, and re-delivered if the worker died: tasks are idempotent.
     task_acks_late=True,
     task_reject_on_worker_lost=True,
     worker_prefetch_multiplier=1,
@@ -25,6 +26,11 @@ app.conf.update(
     task_time_limit=300,
     task_soft_time_limit=240,
     broker_connection_retry_on_startup=True,
+    # Pages wait in the worker for their host's booked turn (see politeness.py); Redis must not re-deliver
+    # them meanwhile, so its visibility timeout is well above the longest booking queue we expect.
+    broker_transport_options={"visibility_timeout": 6 * 3600, **app.conf.broker_transport_options},
+    # lxml and feedparser hold on to memory after a huge document; recycle pool processes now and then.
+    worker_max_tasks_per_child=2000,
     beat_schedule={
         "schedule-due-feeds": {"task": "reader.tasks.schedule_due_feeds", "schedule": 30.0},
     },

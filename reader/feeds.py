@@ -150,7 +150,7 @@ def _learn(feed: Feed, parsed: ParsedFeed, response, outcome: FetchOutcome, now:
         feed.fetch_interval = schedule.unchanged_interval(feed.fetch_interval)
 
 
-def refresh(feed: Feed, max_wait: float = 30.0) -> FetchOutcome:
+def refresh(feed: Feed, max_wait: float = 30.0, booking: int | None = None) -> FetchOutcome:
     """Fetch and store one feed; failures are recorded on the feed, never raised.
 
     politeness.HostBusy is the exception: nothing was fetched, and the caller decides when to come back.
@@ -159,7 +159,8 @@ def refresh(feed: Feed, max_wait: float = 30.0) -> FetchOutcome:
     feed.last_fetched_at = now
     ttl = None
     try:
-        response = fetching.get(feed.url, conditional_headers(feed), max_wait=max_wait)
+        response = fetching.get(feed.url, conditional_headers(feed), max_wait=max_wait,
+                                  booking=booking)
         if response.status == 304:
             outcome = FetchOutcome(not_modified=True)
             feed.fetch_interval = schedule.unchanged_interval(feed.fetch_interval)

@@ -22,7 +22,7 @@ def policy() -> FetchPolicy:
     )
 
 
-def get(url: str, headers: dict | None = None, max_wait: float = 30.0):
-    """Fetch url politely: waits up to max_wait for the host, else raises politeness.HostBusy."""
-    with politeness.gate().slot(politeness.host_of(url), max_wait):
+def get(url: str, headers: dict | None = None, max_wait: float = 30.0, booking: int | None = None):
+    """Fetch url politely: waits up to max_wait for the host's turn, else raises politeness.HostBusy."""
+    with politeness.gate().slot(politeness.host_of(url), max_wait, booking):
         return fetch(url, policy(), headers)

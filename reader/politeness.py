@@ -1,8 +1,13 @@
 """Per-host politeness shared by every worker: at most N connections at once, a minimum delay between starts.
 
-Two implementations behind one interface: Redis (atomic Lua script, Redis's clock, so it holds across
+Every request to a host first books a start time on the host's calendar (one start per min_delay), then
+takes one of the host's N connection leases when its time comes. A task that would wait too long is
+re-queued for its booked time and keeps its booking, so workers do not sleep and the calendar has no holes.
+A lease expires, so a crashed worker cannot block a host.
+
+Two implementations behind one interface: Redis (atomic Lua scripts on Redis's clock, so it holds across
 machines) and, for the embedded default without Redis, lock files on the local disk (holds across the
-worker processes of one machine). A slot is a lease that expires, so a crashed worker cannot block a host.
+worker processes of one machine). Times are milliseconds on the gate's clock.
 """
 from __future__ import annotations
 
@@ -31,47 +36,47 @@ def host_of(url: str) -> str:
 
 
 class HostBusy(Exception):
-    """The host cannot take another request within the allowed wait; try again after retry_in seconds."""
+    """The request's turn is more than the allowed wait away: come back in retry_in s with booking."""
 
-    def __init__(self, host: str, retry_in: float):
+    def __init__(self, host: str, retry_in: float, booking: int | None):
         super().__init__(f"{host} is busy; retry in {retry_in:.1f} s")
-        self.host, self.retry_in = host, retry_in
+        self.host, self.retry_in, self.booking = host, retry_in, booking
 
 
 class Gate:
-    """try_acquire returns (token, 0) when the request may start now, else (None, seconds to wait)."""
-
     def __init__(self, max_connections: int, min_delay: float, exempt: frozenset = frozenset()):
         self.max_connections, self.min_delay, self.exempt = max_connections, min_delay, exempt
 
-    def try_acquire(self, host: str) -> tuple[str | None, float]:
+    def book(self, host: str) -> tuple[int, float]:
+        """Book the host's next free start; returns (booking, seconds from now until it)."""
+        raise NotImplementedError
+
+    def try_acquire(self, host: str, booking: int) -> tuple[str | None, float]:
+        """(token, 0) when the booked start has come and a connection is free, else (None, seconds to wait)."""
         raise NotImplementedError
 
     def release(self, host: str, token: str) -> None:
         raise NotImplementedError
 
-    def book(self, host: str) -> float:
-        """Book the host's next free start (one per min_delay); returns seconds from now until it.
-
-        Queueing many requests for one host at their booked times spreads them out, instead of
-        having workers wait for each other at the gate.
-        """
-        raise NotImplementedError
+    def exempted(self, host: str) -> bool:
+        return not host or host in self.exempt
 
     @contextmanager
-    def slot(self, host: str, max_wait: float):
-        """Hold one of the host's connections for the duration of the block, waiting up to max_wait."""
+    def slot(self, host: str, max_wait: float, booking: int | None = None):
+        """Hold one of the host's connections for the block; wait up to max_wait, else raise HostBusy."""
         host = (host or "").lower()
-        if not host or host in self.exempt:
+        if self.exempted(host):
             yield
             return
+        if booking is None:
+            booking, _ = self.book(host)
         deadline = time.monotonic() + max_wait
         while True:
-            token, wait = self.try_acquire(host)
+            token, wait = self.try_acquire(host, booking)
             if token is not None:
                 break
             if time.monotonic() + wait > deadline:
-                raise HostBusy(host, wait)
+                raise HostBusy(host, wait, booking)
             time.sleep(wait)
         try:
             yield
@@ -79,26 +84,22 @@ class Gate:
             self.release(host, token)
 
 
-_ACQUIRE = """
+_NOW = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+"""
+_BOOK = _NOW + """
+local slot = math.max(now, tonumber(redis.call('GET', KEYS[1]) or '0'))
+redis.call('SET', KEYS[1], slot + tonumber(ARGV[1]), 'PX', slot - now + tonumber(ARGV[1]) + 60000)
+return {slot, slot - now}
+"""
+_ACQUIRE = _NOW + """
+if tonumber(ARGV[2]) > now then return tonumber(ARGV[2]) - now end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-local next_start = tonumber(redis.call('GET', KEYS[2]) or '0')
-if next_start > now then return next_start - now end
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return -1 end
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return -1 end
 redis.call('ZADD', KEYS[1], now + tonumber(ARGV[4]), ARGV[1])
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[4]))
-if tonumber(ARGV[3]) > 0 then redis.call('SET', KEYS[2], now + tonumber(ARGV[3]), 'PX', ARGV[3]) end
 return 0
-"""
-
-
-_BOOK = """
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local slot = math.max(now, tonumber(redis.call('GET', KEYS[1]) or '0'))
-redis.call('SET', KEYS[1], slot + tonumber(ARGV[1]), 'PX', slot - now + tonumber(ARGV[1]) + 1000)
-return slot - now
 """
 
 
@@ -108,29 +109,27 @@ class RedisGate(Gate):
 
         super().__init__(*args, **kwargs)
         self.redis = redis.Redis.from_url(url)
-        self.acquire_script = self.redis.register_script(_ACQUIRE)
         self.book_script = self.redis.register_script(_BOOK)
+        self.acquire_script = self.redis.register_script(_ACQUIRE)
 
     @staticmethod
-    def _keys(host: str) -> list[str]:
-        # The braces keep both keys of a host in one Redis Cluster slot.
-        return [f"polite:{{{host}}}:slots", f"polite:{{{host}}}:next", f"polite:{{{host}}}:booked"]
+    def _key(host: str, what: str) -> str:
+        return f"polite:{{{host}}}:{what}"  # the braces keep a host's keys in one Redis Cluster slot
 
-    def try_acquire(self, host):
+    def book(self, host):
+        slot, wait = self.book_script(keys=[self._key(host, "booked")], args=[int(self.min_delay * 1000)])
+        return int(slot), wait / 1000
+
+    def try_acquire(self, host, booking):
         token = uuid.uuid4().hex
-        waited = self.acquire_script(keys=self._keys(host)[:2], args=[token, self.max_connections,
-                                                                  int(self.min_delay * 1000), int(LEASE * 1000)])
+        waited = self.acquire_script(keys=[self._key(host, "leases")],
+                                     args=[token, booking, self.max_connections, int(LEASE * 1000)])
         if waited == 0:
             return token, 0.0
         return None, POLL if waited < 0 else waited / 1000
 
     def release(self, host, token):
-        self.redis.zrem(self._keys(host)[0], token)
-
-    def book(self, host):
-        if not host or host in self.exempt:
-            return 0.0
-        return self.book_script(keys=self._keys(host)[2:], args=[int(self.min_delay * 1000)]) / 1000
+        self.redis.zrem(self._key(host, "leases"), token)
 
 
 class FileGate(Gate):
@@ -152,36 +151,31 @@ class FileGate(Gate):
             except ValueError:
                 state = {}
             state.setdefault("leases", {})
-            yield state
+            yield state, int(time.time() * 1000)
             handle.seek(0)
             handle.truncate()
             handle.write(json.dumps(state))
 
-    def try_acquire(self, host):
-        with self._state(host) as state:
-            now = time.time()
+    def book(self, host):
+        with self._state(host) as (state, now):
+            slot = max(now, state.get("booked", 0))
+            state["booked"] = slot + int(self.min_delay * 1000)
+            return slot, (slot - now) / 1000
+
+    def try_acquire(self, host, booking):
+        with self._state(host) as (state, now):
+            if booking > now:
+                return None, (booking - now) / 1000
             state["leases"] = {t: exp for t, exp in state["leases"].items() if exp > now}
-            if state.get("next", 0) > now:
-                return None, state["next"] - now
             if len(state["leases"]) >= self.max_connections:
                 return None, POLL
             token = uuid.uuid4().hex
-            state["leases"][token] = now + LEASE
-            state["next"] = now + self.min_delay
+            state["leases"][token] = now + int(LEASE * 1000)
             return token, 0.0
 
     def release(self, host, token):
-        with self._state(host) as state:
+        with self._state(host) as (state, _now):
             state["leases"].pop(token, None)
-
-    def book(self, host):
-        if not host or host in self.exempt:
-            return 0.0
-        with self._state(host) as state:
-            now = time.time()
-            slot = max(now, state.get("booked", 0))
-            state["booked"] = slot + self.min_delay
-            return slot - now
 
 
 @lru_cache(maxsize=1)

@@ -3,6 +3,7 @@ import socket
 
 import pytest
 
+import hostile
 from reader import articles, feeds
 from reader.models import Feed, Story
 
@@ -22,19 +23,6 @@ EXTERNAL_ENTITY = """<?xml version="1.0"?><!DOCTYPE rss [<!ENTITY xxe SYSTEM "fi
 <rss version="2.0"><channel><title>t</title><item><title>&xxe;</title><guid>x</guid></item></channel></rss>"""
 
 
-def endless(handler):
-    handler.send_response(200)
-    handler.send_header("Content-Type", "application/rss+xml")
-    handler.send_header("Transfer-Encoding", "chunked")
-    handler.end_headers()
-    chunk = b"%x\r\n%s\r\n" % (65536, b" " * 65536)
-    try:
-        while True:
-            handler.wfile.write(chunk)
-    except OSError:
-        pass
-
-
 BAD = {
     "html error page as 200": ("<html><head><title>Oops</title></head><body><h1>500</h1></body></html>", 200, {},
                                "an HTML page, not RSS, Atom or JSON Feed"),
@@ -44,7 +32,7 @@ BAD = {
     "external entity": (EXTERNAL_ENTITY, 200, {}, "declares XML entities"),
     "http 500": ("down", 500, {}, "answered HTTP 500"),
     "redirect loop": ("", 302, {"Location": "/feed.xml"}, "more than 5 redirects"),
-    "endless response": (endless, 200, {}, "byte limit"),
+    "endless response": (hostile.endless, 200, {}, "byte limit"),
 }
 
 
@@ -125,19 +113,8 @@ def test_ten_thousand_entries_are_capped_with_a_notice_and_never_duplicated(serv
 
 
 def test_story_page_of_100_megabytes_is_recorded_on_the_story(server, good_feed):
-    def huge(handler):
-        handler.send_response(200)
-        handler.send_header("Content-Type", "text/html")
-        handler.end_headers()  # no length: the cap must cut the stream itself
-        try:
-            for _ in range(1600):
-                handler.wfile.write(b"<p>" + b"z" * 65533)
-        except OSError:
-            pass
-        handler.close_connection = True
-
     story = Story.objects.filter(feed=good_feed).first()
-    story.url = server.add("/huge.html", huge)
+    story.url = server.add("/huge.html", hostile.huge(100, declared=False))  # the cap must cut the stream
     articles.extract_story(story)
     story.refresh_from_db()
     assert story.extraction_status == "failed" and "byte limit" in story.extraction_error

@@ -5,6 +5,7 @@ import time
 
 import pytest
 
+import hostile
 from extraction.fetch import FetchError, FetchPolicy, StaticHosts, fetch, parse_networks
 
 ALLOW = parse_networks("127.0.0.1/32")
@@ -32,33 +33,8 @@ def test_host_that_never_answers_times_out(silent_port):
     assert time.monotonic() - started < 3
 
 
-def drip(handler):
-    handler.send_response(200)
-    handler.send_header("Content-Length", "1000000")
-    handler.end_headers()
-    try:
-        for _ in range(1000):
-            handler.wfile.write(b"x" * 10)
-            handler.wfile.flush()
-            time.sleep(0.1)
-    except OSError:
-        pass
-
-
-def endless(handler):
-    handler.send_response(200)
-    handler.send_header("Transfer-Encoding", "chunked")
-    handler.end_headers()
-    chunk = b"%x\r\n%s\r\n" % (65536, b"<p>" + b"a" * 65533)
-    try:
-        while True:
-            handler.wfile.write(chunk)
-    except OSError:
-        pass
-
-
 def test_slow_drip_stops_at_the_total_deadline(server):
-    server.add("/drip", drip)
+    server.add("/drip", hostile.drip)
     started = time.monotonic()
     with pytest.raises(FetchError) as info:
         fetch(server.url("/drip"), policy(read_timeout=1, total_timeout=1.5))
@@ -67,24 +43,14 @@ def test_slow_drip_stops_at_the_total_deadline(server):
 
 
 def test_endless_response_stops_at_the_size_cap(server):
-    server.add("/endless", endless)
+    server.add("/endless", hostile.endless)
     with pytest.raises(FetchError) as info:
         fetch(server.url("/endless"), policy(max_bytes=2_000_000))
     assert info.value.kind == FetchError.TOO_LARGE
 
 
 def test_hundred_megabyte_page_is_refused_without_reading_it(server):
-    def huge(handler):
-        handler.send_response(200)
-        handler.send_header("Content-Length", str(100 * 1024 * 1024))
-        handler.end_headers()
-        try:
-            for _ in range(1600):
-                handler.wfile.write(b"b" * 65536)
-        except OSError:
-            pass
-
-    server.add("/huge", huge)
+    server.add("/huge", hostile.huge(100, declared=True))
     with pytest.raises(FetchError) as info:
         fetch(server.url("/huge"), policy())
     assert info.value.kind == FetchError.TOO_LARGE and "104857600 bytes" in str(info.value)

@@ -4,6 +4,7 @@ import time
 import pytest
 from django.contrib.auth.models import User
 
+import hostile
 from conftest import wait_for
 from reader.models import Entry, Feed, Story
 from reader.subscribe import subscribe
@@ -80,21 +81,8 @@ def test_the_worker_survives_bad_input_and_records_it(worker, server):
     broken = Feed.objects.create(url=server.add("/broken.xml", "<html><body><h1>Error</h1></body></html>"))
     looping = Feed.objects.create(url=server.add("/loop.xml", status=302, headers={"Location": "/loop.xml"}))
 
-    def slow(handler):
-        time.sleep(5)
-
-    def huge(handler):
-        handler.send_response(200)
-        handler.end_headers()
-        try:
-            for _ in range(200):
-                handler.wfile.write(b"<p>" + b"h" * 65533)
-        except OSError:
-            pass
-        handler.close_connection = True
-
-    server.add("/slow.html", slow)
-    server.add("/huge.html", huge)
+    server.add("/slow.html", hostile.silent)
+    server.add("/huge.html", hostile.huge(5, declared=False))
     items = (f"<item><title>Slow</title><link>{server.url('/slow.html')}</link><guid>s</guid></item>"
              f"<item><title>Huge</title><link>{server.url('/huge.html')}</link><guid>h</guid></item>"
              f"<item><title>Gone</title><link>{server.url('/404.html')}</link><guid>g</guid></item>")
