@@ -109,7 +109,8 @@ def parse(content: bytes, url: str, content_type: str = "", max_entries: int = 5
 def _parse_xml(content: bytes, url: str, content_type: str) -> ParsedFeed:
     if not content.strip():
         raise NotAFeed("not a feed: the response was empty")
-    if _ENTITY_DECLARATION.search(content[:65536]):
+    # The whole document, not its head: comments before the DOCTYPE can push a declaration past any prefix.
+    if _ENTITY_DECLARATION.search(content):
         raise NotAFeed("refused: the feed declares XML entities (entity expansion or external entity attack)")
     # A stream, never a str or bytes: feedparser would otherwise open URLs or local paths itself.
     parsed = feedparser.parse(io.BytesIO(content), response_headers={"content-location": url,
