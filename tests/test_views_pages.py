@@ -5,21 +5,9 @@ import pytest
 from django.test import Client
 
 from reader.models import Entry, Story
-from ui_factories import make_entries, make_feed, make_user
+from ui_factories import ann, client_ann, make_entries, make_feed, make_user  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def ann():
-    return make_user("ann")
-
-
-@pytest.fixture
-def client_ann(ann):
-    client = Client()
-    client.force_login(ann)
-    return client
 
 
 def inline_code(html: str) -> list[str]:
