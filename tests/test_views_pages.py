@@ -69,6 +69,13 @@ def test_reading_view_shows_the_article_sanitized_and_marks_read(ann, client_ann
     assert "Teaser 0" in feed_view and "The full article." not in feed_view
 
 
+def test_reading_view_links_only_to_web_addresses(ann, client_ann):
+    entry = make_entries(ann, make_feed(ann), [0.5])[0]
+    Story.objects.filter(id=entry.story_id).update(url="javascript:alert(1)", lead_image="data:text/html,x")
+    html = client_ann.get(f"/stories/{entry.story_id}/").content.decode()
+    assert "javascript:" not in html and "data:text/html" not in html and "Teaser 0" in html
+
+
 def test_reading_view_links_previous_and_next_in_feed_order(ann, client_ann):
     top, middle, last = make_entries(ann, make_feed(ann), [0.9, 0.5, 0.1])
     html = client_ann.get(f"/stories/{middle.story_id}/?filter=all").content.decode()
