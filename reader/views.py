@@ -68,7 +68,13 @@ def story(request, story_id):
     return render(request, "reader/story.html", {
         "entry": entry, "story": entry.story, "rating": rating, "filter": filter_name, "which": which,
         "article_html": html, "previous": previous, "next": following,
+        "original": web_url(entry.story.url), "lead_image": web_url(entry.story.lead_image),
     })
+
+
+def web_url(url: str) -> str:
+    """The address if it is an http(s) one; feeds can carry javascript: or data: links."""
+    return url if url.lower().startswith(("http://", "https://")) else ""
 
 
 @login_required

@@ -6,21 +6,9 @@ from django.test import Client
 
 from reader import stream
 from reader.models import Entry, Rating
-from ui_factories import make_entries, make_feed, make_user
+from ui_factories import ann, client_ann, make_entries, make_feed, make_user  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def ann():
-    return make_user("ann")
-
-
-@pytest.fixture
-def client_ann(ann):
-    client = Client()
-    client.force_login(ann)
-    return client
 
 
 def post(client, url, data):

@@ -5,21 +5,9 @@ import pytest
 from django.test import Client
 
 from reader.models import Entry, Story
-from ui_factories import make_entries, make_feed, make_user
+from ui_factories import ann, client_ann, make_entries, make_feed, make_user  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def ann():
-    return make_user("ann")
-
-
-@pytest.fixture
-def client_ann(ann):
-    client = Client()
-    client.force_login(ann)
-    return client
 
 
 def inline_code(html: str) -> list[str]:
@@ -79,6 +67,13 @@ def test_reading_view_shows_the_article_sanitized_and_marks_read(ann, client_ann
     assert Entry.objects.get(id=entry.id).read
     feed_view = client_ann.get(f"/stories/{entry.story_id}/?source=feed").content.decode()
     assert "Teaser 0" in feed_view and "The full article." not in feed_view
+
+
+def test_reading_view_links_only_to_web_addresses(ann, client_ann):
+    entry = make_entries(ann, make_feed(ann), [0.5])[0]
+    Story.objects.filter(id=entry.story_id).update(url="javascript:alert(1)", lead_image="data:text/html,x")
+    html = client_ann.get(f"/stories/{entry.story_id}/").content.decode()
+    assert "javascript:" not in html and "data:text/html" not in html and "Teaser 0" in html
 
 
 def test_reading_view_links_previous_and_next_in_feed_order(ann, client_ann):

@@ -9,12 +9,11 @@ from dataclasses import dataclass
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.test import Client
 
 from reader import subscribe as subscribing
 from reader import views
 from reader.models import Entry, Rating, Subscription
-from ui_factories import make_entries, make_feed, make_user
+from ui_factories import ann, client_ann, make_entries, make_feed, make_user, record_delay  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db
 
@@ -27,22 +26,8 @@ class Candidate:
 
 
 @pytest.fixture
-def ann():
-    return make_user("ann")
-
-
-@pytest.fixture
-def client_ann(ann):
-    client = Client()
-    client.force_login(ann)
-    return client
-
-
-@pytest.fixture
 def queued(monkeypatch):
-    calls = []
-    monkeypatch.setattr(views.fetch_feed, "delay", calls.append)
-    return calls
+    return record_delay(monkeypatch, views.fetch_feed)
 
 
 def found(monkeypatch, *candidates):

@@ -6,12 +6,11 @@ from datetime import datetime, timezone
 from types import SimpleNamespace
 
 import pytest
-from django.test import Client
 
 from reader import ranking, views
 from reader.models import Rule
 from reader.taste_chart import agreement_chart
-from ui_factories import make_entries, make_feed, make_user
+from ui_factories import ann, client_ann, make_entries, make_feed, make_user, record_delay  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
@@ -28,25 +27,15 @@ SUMMARY = SimpleNamespace(
 )
 
 
-@pytest.fixture
-def ann():
-    return make_user("ann")
-
-
-@pytest.fixture
-def client_ann(ann, monkeypatch):
+@pytest.fixture(autouse=True)
+def summary(monkeypatch):
     monkeypatch.setattr(ranking, "taste_summary", lambda user_id: SUMMARY, raising=False)
     monkeypatch.setattr(ranking, "teach_me", lambda user_id, k: [], raising=False)
-    client = Client()
-    client.force_login(ann)
-    return client
 
 
 @pytest.fixture
 def retrained(monkeypatch):
-    calls = []
-    monkeypatch.setattr(views.retrain_user, "delay", calls.append)
-    return calls
+    return record_delay(monkeypatch, views.retrain_user)
 
 
 def test_taste_page_shows_features_chart_and_teach_me(ann, client_ann, monkeypatch):

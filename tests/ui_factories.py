@@ -1,9 +1,14 @@
-"""Small builders for the UI tests: users, feeds, stories and their entries."""
+"""Small builders for the UI tests: users, feeds, stories and their entries; a logged-in client.
+
+Test modules import the fixtures `ann` and `client_ann` from here.
+"""
 from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from django.contrib.auth.models import User
+from django.test import Client
 from django.utils import timezone
 
 from reader.models import Entry, Feed, Story, Subscription
@@ -30,3 +35,22 @@ def make_entries(user, feed: Feed, scores, **fields) -> list[Entry]:
     """One story and entry per score, in order."""
     return [Entry.objects.create(user=user, story=make_story(feed, i), score=score, **fields)
             for i, score in enumerate(scores)]
+
+
+@pytest.fixture
+def ann():
+    return make_user("ann")
+
+
+@pytest.fixture
+def client_ann(ann):
+    client = Client()
+    client.force_login(ann)
+    return client
+
+
+def record_delay(monkeypatch, task) -> list:
+    """Keep the task's .delay() calls in a list instead of sending them to the broker."""
+    calls = []
+    monkeypatch.setattr(task, "delay", lambda *args: calls.append(args[0] if len(args) == 1 else args))
+    return calls

@@ -29,3 +29,11 @@ def sign_up(page, username: str = "reader1", password: str = "quiet-harbour-2718
     page.get_by_label(re.compile("^Password confirmation")).fill(password)
     page.get_by_role("button", name="Create account").click()
     page.wait_for_url("**/subscriptions/")
+
+
+def log_in(page, username: str, password: str) -> None:
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label(re.compile("^Password")).fill(password)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(re.compile(r"/(\?.*)?$"))
