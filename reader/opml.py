@@ -32,6 +32,7 @@ class ImportReport:
     already: int = 0
     failed: list[tuple[str, str]] = field(default_factory=list)  # (url or title, reason)
     new_feed_ids: list[int] = field(default_factory=list)
+    feed_ids: list[int] = field(default_factory=list)  # every feed the file names that could be used
 
     def __str__(self) -> str:
         lines = [f"{self.found} feeds in the file: {self.subscribed} subscribed, {self.already} already subscribed, "
@@ -92,6 +93,7 @@ def import_opml(user, data: bytes) -> ImportReport:
                               if u not in known], ignore_conflicts=True)
     feed_ids = dict(Feed.objects.filter(url__in=list(wanted)).values_list("url", "id"))
     report.new_feed_ids = [feed_ids[u] for u in wanted if u not in known]
+    report.feed_ids = [feed_ids[u] for u in wanted]
     subscribed = set(Subscription.objects.filter(user=user, feed_id__in=feed_ids.values())
                      .values_list("feed_id", flat=True))
     report.already = len(subscribed)

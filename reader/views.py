@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 import extraction
 from extraction.fetch import FetchError
 
-from . import ranking, stream, subscribe as subscribing
+from . import opml, ranking, stream, subscribe as subscribing
 from .forms import FolderForm, OpmlForm, RuleForm, SignupForm, SubscribeForm
 from .models import Entry, Rating, Rule, Subscription
 from .tasks import fetch_feed, retrain_user
@@ -101,12 +101,16 @@ def safe_next(request) -> str:
     return target if target.startswith("/") and not target.startswith("//") else reverse("home")
 
 
+def progress_url(feed_ids: list[int]) -> str:
+    return f"{reverse('progress')}?feeds={','.join(map(str, feed_ids))}"
+
+
 def start_fetching(feeds) -> str:
     """Queue the feeds for fetching and return the progress page that follows them."""
     ids = [feed.id for feed in feeds]
     for feed_id in ids:
         fetch_feed.delay(feed_id)
-    return f"{reverse('progress')}?feeds={','.join(map(str, ids))}"
+    return progress_url(ids)
 
 
 def add_subscription(request, form):
@@ -171,30 +175,26 @@ def set_folder(request, subscription_id):
 @login_required
 @require_POST
 def opml_import(request):
-    from . import opml  # written by the ingestion work
-
     form = OpmlForm(request.POST, request.FILES)
     if not form.is_valid():
         for problem in form.errors.get("file", []):
             messages.error(request, problem)
         return redirect("subscriptions")
-    started = timezone.now() - timedelta(seconds=1)
     try:
         report = opml.import_opml(request.user, form.cleaned_data["file"].read())
-    except ValueError as exc:
+    except opml.OpmlError as exc:
         messages.error(request, f"That file could not be imported: {exc}")
         return redirect("subscriptions")
-    for failure in list(getattr(report, "failures", []))[:20]:
-        messages.warning(request, str(failure))
-    added = [s.feed for s in request.user.subscriptions.filter(created_at__gte=started).select_related("feed")]
-    messages.success(request, f"Imported {len(added)} new feed(s)")
-    return redirect(start_fetching(added))
+    for what, why in report.failed[:20]:
+        messages.warning(request, f"{what}: {why}")
+    messages.success(request, f"{report.found} feeds in the file: {report.subscribed} subscribed, "
+                              f"{report.already} already subscribed, {len(report.failed)} failed")
+    subscribed = request.user.subscriptions.filter(feed_id__in=report.feed_ids).values_list("feed_id", flat=True)
+    return redirect(progress_url(list(subscribed)))
 
 
 @login_required
 def opml_export(request):
-    from . import opml  # written by the ingestion work
-
     response = HttpResponse(opml.export_opml(request.user), content_type="text/x-opml; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="subscriptions.opml"'
     return response

@@ -1,10 +1,8 @@
 """Subscribing with discovery (and a choice when a site has several feeds), folders, unsubscribing, OPML.
 
-Discovery and OPML parsing belong to the ingestion code; here they are stand-ins so that these tests pin
-down what the pages do with their answers.
+Discovery's answers are stand-ins here (tests/test_feed_discovery.py covers discovery itself), so that these
+tests pin down what the pages do with them.
 """
-import sys
-import types
 from dataclasses import dataclass
 
 import pytest
@@ -90,32 +88,32 @@ def test_move_to_folder_and_unsubscribe_touch_only_own_subscriptions(ann, client
     assert Subscription.objects.filter(user=bob).exists()
 
 
-@pytest.fixture
-def fake_opml(monkeypatch, ann):
-    module = types.ModuleType("reader.opml")
-
-    def import_opml(user, data):
-        assert data.startswith(b"<?xml")
-        for url in ("https://a.example/feed", "https://b.example/feed"):
-            subscribing.subscribe(user, url, folder="Imported")
-        return types.SimpleNamespace(failures=["https://c.example/feed: not a feed"])
-
-    module.import_opml = import_opml
-    module.export_opml = lambda user: b'<?xml version="1.0"?><opml version="2.0"><body/></opml>'
-    monkeypatch.setitem(sys.modules, "reader.opml", module)
-    return module
+OPML = b"""<?xml version="1.0"?><opml version="2.0"><head><title>mine</title></head><body>
+<outline text="News"><outline text="A" type="rss" xmlUrl="https://a.example/feed"/>
+<outline text="B" type="rss" xmlUrl="https://b.example/feed"/></outline>
+<outline text="C" type="rss" xmlUrl="ftp://c.example/feed"/></body></opml>"""
 
 
-def test_opml_import_subscribes_reports_failures_and_follows_progress(ann, client_ann, fake_opml, queued):
-    upload = SimpleUploadedFile("feeds.opml", b'<?xml version="1.0"?><opml/>', content_type="text/x-opml")
-    response = client_ann.post("/subscriptions/import", {"file": upload}, follow=True)
-    html = response.content.decode()
-    assert "not a feed" in html and "Imported 2 new feed(s)" in html
-    ids = set(Subscription.objects.filter(user=ann).values_list("feed_id", flat=True))
+def test_opml_import_subscribes_reports_failures_and_follows_progress(ann, client_ann, queued,
+                                                                       django_capture_on_commit_callbacks):
+    upload = SimpleUploadedFile("feeds.opml", OPML, content_type="text/x-opml")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client_ann.post("/subscriptions/import", {"file": upload})
+    ids = set(Subscription.objects.filter(user=ann, folder="News").values_list("feed_id", flat=True))
     assert len(ids) == 2 and set(queued) == ids
+    assert response["Location"].startswith("/subscriptions/progress?feeds=")
+    html = client_ann.get(response["Location"]).content.decode()
+    assert "ftp://c.example/feed" in html and "2 subscribed" in html
 
 
-def test_opml_export_is_a_download(client_ann, fake_opml):
+def test_a_file_that_is_not_opml_is_refused_with_a_message(ann, client_ann):
+    upload = SimpleUploadedFile("feeds.opml", b'<?xml version="1.0"?><opml/>', content_type="text/x-opml")
+    html = client_ann.post("/subscriptions/import", {"file": upload}, follow=True).content.decode()
+    assert "could not be imported" in html and not Subscription.objects.filter(user=ann).exists()
+
+
+def test_opml_export_is_a_download(ann, client_ann):
+    subscribing.subscribe(ann, "https://a.example/feed", folder="News")
     response = client_ann.get("/subscriptions/export.opml")
     assert response["Content-Disposition"] == 'attachment; filename="subscriptions.opml"'
-    assert response.content.startswith(b"<?xml")
+    assert response.content.startswith(b"<?xml") and b"https://a.example/feed" in response.content
