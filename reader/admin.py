@@ -1,13 +1,30 @@
 """Admin: feeds with their health, and the rest of the reader's data."""
 from datetime import timedelta
 
+from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.db.models import Count
 from django.utils import timezone
 from django.utils.timesince import timesince
 
+import extraction
+
 from .models import Entry, Feed, Rating, Rule, Story, Subscription, TasteModel
 from .tasks import fetch_feed
+
+
+def method_choices():
+    return [("", f"site default ({settings.EXTRACTION_METHOD})")] + [(name, name) for name in extraction.METHODS]
+
+
+class FeedForm(forms.ModelForm):
+    extraction_method = forms.ChoiceField(choices=method_choices, required=False,
+                                          help_text="how this feed's story pages are extracted")
+
+    class Meta:
+        model = Feed
+        fields = "__all__"
 
 
 class FailingFilter(admin.SimpleListFilter):
@@ -29,6 +46,7 @@ class FailingFilter(admin.SimpleListFilter):
 
 @admin.register(Feed)
 class FeedAdmin(admin.ModelAdmin):
+    form = FeedForm
     list_display = ("__str__", "url", "format", "last_fetched_at", "next_fetch_at", "fetch_interval", "error_count",
                     "failing_for", "last_error_short", "story_count", "extraction_method")
     list_filter = (FailingFilter, "format", "extraction_method")

@@ -4,3 +4,6 @@ from django.apps import AppConfig
 class ReaderConfig(AppConfig):
     name = "reader"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        from . import checks  # noqa: F401 (registers the system checks)
