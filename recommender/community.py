@@ -74,8 +74,9 @@ class CommunityPrior:
         twin._refresh()
         return twin
 
-    def story_log_odds(self, features: list[StoryFeatures]) -> np.ndarray:
+    def story_log_odds(self, stories) -> np.ndarray:
         """How much more (or less) than usual other readers liked each very story; 0 if too few votes."""
+        features = as_features(stories)
         counts = np.array([self._story.get(f.story_id, (0, 0)) for f in features], np.float64).reshape(-1, 2)
         return _log_odds(counts[:, 0], counts[:, 1], self.base_rate, self.min_raters)
 

@@ -104,8 +104,9 @@ class UserModel:
             if explain_reasons:
                 contributions = [(float(v * w[i]), f.kinds[k], f.label(k))
                                  for k, (i, v) in enumerate(zip(f.indices, f.values))]
+                # "from a feed you chose" would be true of nearly every story shown: no reason
                 contributions += [(float(extra[row, j] * self.extras[j]), name, "")
-                                  for j, name in enumerate(EXTRAS)]
+                                  for j, name in enumerate(EXTRAS) if name != "subscribed"]
                 why = explain.reasons(contributions)
             if rule is not None:
                 why = [rule.explain()] + why
@@ -116,14 +117,14 @@ class UserModel:
     def teach_me(self, stories, k: int = 5, community: CommunityPrior | None = None) -> list:
         """Ids of up to ``k`` unrated stories whose rating would teach the model most.
 
-        Uncertain stories (near the cut-off) about things the model has not learnt yet come first;
+        Uncertain stories (probability near ½) about things the model has not learnt yet come first;
         near-duplicates of an already chosen story are skipped so each answer teaches something new.
         """
         features = as_features(stories)
         if not features:
             return []
         z, X, _ = self._logits(features, community)
-        p = expit(z - self.threshold)
+        p = expit(z)
         known = X.copy()
         known.data = known.data ** 2
         mass = np.asarray(known.sum(axis=1)).ravel()
@@ -173,6 +174,8 @@ class UserModel:
         """Raises ``storage.ModelError`` (a ValueError) on corrupt data or another format version;
         the caller then refits from the user's ratings, which stay the source of truth."""
         doc = storage.load(data)
+        if doc["extras"].shape != (len(EXTRAS),):
+            raise storage.ModelError(f"stored model is corrupt: {doc['extras'].shape[0]} extra weights")
         try:
             return cls(
                 indices=doc["indices"], weights=doc["weights"], extras=doc["extras"],
