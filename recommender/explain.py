@@ -25,6 +25,7 @@ _DISLIKED = {
 }
 # Contributions (in log-odds) smaller than this are noise, not reasons.
 MIN_CONTRIBUTION = 0.05
+LIMIT = 3
 
 
 def phrase(kind: str, label: str, contribution: float) -> str:
@@ -32,7 +33,7 @@ def phrase(kind: str, label: str, contribution: float) -> str:
     return template.format(label)
 
 
-def reasons(contributions: list[tuple[float, str, str]], limit: int = 3) -> list[str]:
+def reasons(contributions: list[tuple[float, str, str]], limit: int = LIMIT) -> list[str]:
     """``contributions``: (log-odds contribution, kind, label). The strongest few, without repeats."""
     out: list[str] = []
     for value, kind, label in sorted(contributions, key=lambda c: -abs(c[0])):

@@ -4,11 +4,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import numpy as np
+from scipy import sparse
 
 from . import logistic
+from .batch import prepare
 from .community import CommunityPrior
-from .features import StoryFeatures, as_features, matrix
-from .model import EXTRAS, AgreementPoint, UserModel
+from .features import StoryFeatures, as_features
+from .model import AgreementPoint, UserModel
 from .rules import Rule
 
 # Ridge strength on feature weights: with a handful of ratings no single word may dominate.
@@ -27,23 +29,15 @@ NAMES_KEPT = 30
 AGREEMENT_POINTS = 10
 
 
-def _design(features, X, subscribed, community):
-    extra = np.zeros((len(features), len(EXTRAS)))
-    if community is not None:
-        extra[:, 0] = community.story_log_odds(features)
-        extra[:, 1] = community.topic_log_odds(X)
-    if subscribed:
-        extra[:, 2] = [f.feed in subscribed for f in features]
+def _design(batch, subscribed):
+    """Ratings' features with columns renumbered to those in use, plus the EXTRAS columns."""
+    X = batch.X
     columns, inverse = np.unique(X.indices, return_inverse=True)
-    Xc = X.copy()
-    Xc.indices = inverse.astype(np.int32)
-    Xc._shape = (X.shape[0], len(columns))
-    return columns, Xc, extra
+    Xc = sparse.csr_matrix((X.data, inverse.astype(np.int32), X.indptr), shape=(X.shape[0], len(columns)))
+    return columns, Xc, batch.extras(subscribed)
 
 
 def _solve(Xc, extra, y, intercept_prior):
-    from scipy import sparse
-
     design = sparse.hstack([Xc, sparse.csr_matrix(extra)], format="csr")
     penalty = np.concatenate([np.full(Xc.shape[1], FEATURE_PENALTY), EXTRA_PENALTY])
     prior = np.concatenate([np.zeros(Xc.shape[1]), EXTRA_PRIOR])
@@ -96,14 +90,14 @@ def fit(ratings: Iterable[tuple[object, bool]], subscribed_feeds: Iterable = (),
     y = np.array([good for _, good in ratings], dtype=np.float64)
     base = community.base_rate if community is not None else 0.5
     intercept_prior = float(np.log(base / (1 - base)))
-    X = matrix(features)
-    columns, Xc, extra = _design(features, X, subscribed, community)
+    batch = prepare(features, community)
+    columns, Xc, extra = _design(batch, subscribed)
     w, e, b = _solve(Xc, extra, y, intercept_prior)
     logits = Xc @ w + extra @ e + b
     threshold = _recall_cutoff(Xc, extra, y, logits, intercept_prior)
     keep = np.sort(np.argsort(-np.abs(w), kind="stable")[:MAX_WEIGHTS])
     keep = keep[w[keep] != 0]
-    names = _names(features, X, columns, w)
+    names = _names(features, batch.X, columns, w)
     return UserModel(
         indices=columns[keep].astype(np.int32), weights=w[keep].astype(np.float32), extras=e,
         intercept=b, threshold=threshold, subscribed=subscribed, rules=tuple(rules), names=names,
