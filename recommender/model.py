@@ -90,6 +90,9 @@ class UserModel:
             return []
         z, extra = self._logits(batch)
         probability = expit(z)
+        if not self.rules and not explain_reasons:  # the bulk path: no per-story work beyond the object
+            return [ScoredStory(f.story_id, float(p), bool(r), [])
+                    for f, p, r in zip(batch.features, probability, z >= self.threshold)]
         out = []
         for row, f in enumerate(batch.features):
             rule = first_match(self.rules, f) if self.rules else None
