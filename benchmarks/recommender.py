@@ -170,12 +170,32 @@ def plot(figures, path: Path, seed, n_readers):
     plt.close(fig)
 
 
+def population_from(overrides: list[str]) -> Population:
+    """Population with FIELD=VALUE overrides; a range is given as LOW,HIGH."""
+    changes = {}
+    for override in overrides:
+        name, _, value = override.partition("=")
+        if name not in Population.__dataclass_fields__:
+            raise SystemExit(f"unknown population field {name!r}; known: {', '.join(Population.__dataclass_fields__)}")
+        kind = type(getattr(Population(), name))
+        parts = [float(v) for v in value.split(",")]
+        if kind is tuple:
+            element = type(getattr(Population(), name)[0])
+            changes[name] = tuple(element(v) for v in parts)
+        else:
+            changes[name] = kind(parts[0])
+    return Population(**changes)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dataset", type=Path, default=default_dataset())
     parser.add_argument("--json", type=Path)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--readers", type=int, default=240)
+    parser.add_argument("--population", action="append", default=[], metavar="FIELD=VALUE",
+                        help="override a simulated-reader range, e.g. shared_taste=0.2 or noise=0.5,1.5 "
+                             "(fields of recommender_simulation.Population)")
     parser.add_argument("--plot", type=Path, default=REPO / "docs" / "recommender-learning-curve.png",
                         help="learning-curve image path ('' to skip)")
     args = parser.parse_args(argv)
@@ -184,13 +204,15 @@ def main(argv=None):
     concepts = [item.topics + item.places + entities
                 for item, entities in zip(items, recommender_reuters.named_entities(items))]
     features = [recommender.featurize(as_story(i, item)) for i, item in enumerate(items)]
-    readers = simulate(items, concepts, args.readers, args.seed)
+    population = population_from(args.population)
+    readers = simulate(items, concepts, args.readers, args.seed, population)
     evaluation = Evaluation(items, features, readers).run()
     auc = {m: {k: summary(evaluation.auc[m][k]) for k in KS} for m in METHODS}
     p10 = {m: {k: summary(evaluation.p10[m][k]) for k in KS} for m in METHODS}
     recommended = {k: {"recall": summary(evaluation.recall[k]), "shown": summary(evaluation.shown[k])}
                    for k in KS}
-    print(f"Reuters-21578: {len(items)} stories; {len(readers)} simulated readers, seed {args.seed}; "
+    print(f"Reuters-21578: {len(items)} stories; {len(readers)} simulated readers, seed {args.seed}"
+          f"{'; ' + ' '.join(args.population) if args.population else ''}; "
           f"ranking the next {HORIZON} stories after k ratings (mean ± 95% interval)\n")
     print(table("ROC-AUC", auc) + "\n")
     print(table("precision@10", p10) + "\n")
@@ -202,6 +224,7 @@ def main(argv=None):
     print(f"\n({time.perf_counter() - started:.0f} s)")
     if args.json:
         args.json.write_text(json.dumps({"seed": args.seed, "readers": len(readers), "horizon": HORIZON,
+                                         "population": population.__dict__,
                                          "stories": len(items), "roc_auc": auc, "precision_at_10": p10,
                                          "recommended": recommended}, indent=1))
     if str(args.plot):

@@ -6,6 +6,7 @@
 
 See docs/recommender.md for the full API.
 """
+from .batch import Batch, prepare
 from .community import CommunityPrior
 from .features import FEATURE_VERSION, FeatureError, StoryFeatures, featurize
 from .model import AgreementPoint, ScoredStory, TasteSummary, UserModel
@@ -15,6 +16,6 @@ from .story import Story
 from .training import fit
 
 __all__ = [
-    "AgreementPoint", "CommunityPrior", "FEATURE_VERSION", "FeatureError", "HIDE", "ModelError", "Rule",
-    "SHOW", "ScoredStory", "Story", "StoryFeatures", "TasteSummary", "UserModel", "featurize", "fit",
+    "AgreementPoint", "Batch", "CommunityPrior", "FEATURE_VERSION", "FeatureError", "HIDE", "ModelError", "Rule",
+    "SHOW", "ScoredStory", "Story", "StoryFeatures", "TasteSummary", "UserModel", "featurize", "fit", "prepare",
 ]

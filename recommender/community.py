@@ -55,27 +55,34 @@ class CommunityPrior:
         self._topic = _log_odds(self._good, self._bad, self.base_rate, self.min_raters).astype(np.float32)
 
     def excluding(self, ratings: Iterable[tuple[object, bool]]) -> "CommunityPrior":
-        """A copy without one user's ratings (stories unknown to the community are ignored)."""
+        """A copy without one user's ratings (stories unknown to the community are ignored).
+
+        The global good rate is kept: one reader barely moves it, and only the touched features
+        need recomputing, which keeps this cheap enough to run on every fit.
+        """
         twin = object.__new__(CommunityPrior)
-        twin.min_raters = self.min_raters
+        twin.min_raters, twin.base_rate, twin._features = self.min_raters, self.base_rate, self._features
         twin._story = dict(self._story)
-        twin._features = self._features
-        twin._good, twin._bad = self._good.copy(), self._bad.copy()
+        twin._good, twin._bad, twin._topic = self._good.copy(), self._bad.copy(), self._topic.copy()
+        touched = []
         for story, good in ratings:
             story_id = story.story_id if isinstance(story, StoryFeatures) else story.id
             if story_id not in twin._story:
                 continue
             g, b = twin._story[story_id]
-            g, b = (max(g - 1, 0), b) if good else (g, max(b - 1, 0))
-            twin._story[story_id] = (g, b)
+            twin._story[story_id] = (max(g - 1, 0), b) if good else (g, max(b - 1, 0))
             target = twin._good if good else twin._bad
             idx = twin._features[story_id].indices
             target[idx] = np.maximum(target[idx] - 1, 0)
-        twin._refresh()
+            touched.append(idx)
+        if touched:
+            idx = np.unique(np.concatenate(touched))
+            twin._topic[idx] = _log_odds(twin._good[idx], twin._bad[idx], twin.base_rate, twin.min_raters)
         return twin
 
-    def story_log_odds(self, features: list[StoryFeatures]) -> np.ndarray:
+    def story_log_odds(self, stories) -> np.ndarray:
         """How much more (or less) than usual other readers liked each very story; 0 if too few votes."""
+        features = as_features(stories)
         counts = np.array([self._story.get(f.story_id, (0, 0)) for f in features], np.float64).reshape(-1, 2)
         return _log_odds(counts[:, 0], counts[:, 1], self.base_rate, self.min_raters)
 

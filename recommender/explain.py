@@ -11,7 +11,6 @@ _LIKED = {
     "site": "from {}, a site you rated well",
     "crowd_story": "other readers rated this story good",
     "crowd_topic": "other readers like stories on this subject",
-    "subscribed": "from a feed you chose",
 }
 _DISLIKED = {
     "word": "you disliked stories about “{}”",
@@ -23,10 +22,10 @@ _DISLIKED = {
     "site": "from {}, a site you rated bad",
     "crowd_story": "other readers rated this story bad",
     "crowd_topic": "other readers dislike stories on this subject",
-    "subscribed": "not from a feed you chose",
 }
 # Contributions (in log-odds) smaller than this are noise, not reasons.
 MIN_CONTRIBUTION = 0.05
+LIMIT = 3
 
 
 def phrase(kind: str, label: str, contribution: float) -> str:
@@ -34,7 +33,7 @@ def phrase(kind: str, label: str, contribution: float) -> str:
     return template.format(label)
 
 
-def reasons(contributions: list[tuple[float, str, str]], limit: int = 3) -> list[str]:
+def reasons(contributions: list[tuple[float, str, str]], limit: int = LIMIT) -> list[str]:
     """``contributions``: (log-odds contribution, kind, label). The strongest few, without repeats."""
     out: list[str] = []
     for value, kind, label in sorted(contributions, key=lambda c: -abs(c[0])):

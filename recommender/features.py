@@ -27,12 +27,12 @@ DIM = 1 << 18
 # the relative voices of text, title, tags...). Tags, feed and author name what a story is about
 # or where it is from, so they speak louder than any single word of text.
 GROUP_WEIGHTS = {
-    "word": 0.8,
-    "title": 0.8,
-    "name": 1.0,
-    "tag": 1.0,
-    "feed": 1.0,
-    "author": 0.8,
+    "word": 0.5,
+    "title": 0.7,
+    "name": 1.5,
+    "tag": 2.0,
+    "feed": 1.5,
+    "author": 1.0,
     "site": 0.5,
 }
 KINDS = tuple(GROUP_WEIGHTS)
@@ -107,7 +107,7 @@ class StoryFeatures:
                              doc.get("feed", ""), doc.get("feed_title", ""))
         except FeatureError:
             raise
-        except (ValueError, KeyError, TypeError) as exc:
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise FeatureError(f"stored features are corrupt: {exc}") from exc
 
 

@@ -9,11 +9,10 @@ from scipy.special import expit
 
 from . import explain, storage
 from .community import CommunityPrior
-from .features import DIM, StoryFeatures, as_features, matrix
+from .batch import EXTRAS, Batch, prepare
+from .features import DIM
 from .rules import Rule, first_match
 
-# Dense per-story signals beside the hashed features, in this order.
-EXTRAS = ("crowd_story", "crowd_topic", "subscribed")
 
 
 @dataclass(frozen=True)
@@ -67,63 +66,65 @@ class UserModel:
             self._dense.append(dense)
         return self._dense[0]
 
-    def _extra_values(self, features: list[StoryFeatures], X, community: CommunityPrior | None):
-        values = np.zeros((len(features), len(EXTRAS)))
-        if community is not None:
-            values[:, 0] = community.story_log_odds(features)
-            values[:, 1] = community.topic_log_odds(X)
-        if self.subscribed:
-            values[:, 2] = [f.feed in self.subscribed for f in features]
-        return values
-
-    def _logits(self, features, community):
-        X = matrix(features)
-        extra = self._extra_values(features, X, community)
-        return X @ self._weight_vector() + extra @ self.extras + self.intercept, X, extra
+    def _logits(self, batch: Batch):
+        extra = batch.extras(self.subscribed)
+        return batch.X @ self._weight_vector() + extra @ self.extras + self.intercept, extra
 
     def predict(self, stories, community: CommunityPrior | None = None) -> np.ndarray:
-        """Probabilities of a good rating, without rules or reasons: the fast path for ranking."""
-        features = as_features(stories)
-        if not features:
-            return np.zeros(0)
-        return expit(self._logits(features, community)[0])
+        """Probabilities of a good rating, without rules or reasons: the fast path for ranking.
+
+        ``stories``: Story/StoryFeatures objects, or a ``prepare()``d Batch (which carries its own
+        community) when many users score the same stories.
+        """
+        batch = prepare(stories, community)
+        return expit(self._logits(batch)[0]) if len(batch) else np.zeros(0)
 
     def score(self, stories, community: CommunityPrior | None = None,
               explain_reasons: bool = True) -> list[ScoredStory]:
-        """Score, recommend and explain each story (Story or StoryFeatures), rules applied."""
-        features = as_features(stories)
-        if not features:
+        """Score, recommend and explain each story, rules applied (``stories`` as for ``predict``).
+
+        Reasons cost far more than scores: ask for them for the stories on screen, not the backlog.
+        """
+        batch = prepare(stories, community)
+        if not len(batch):
             return []
-        z, X, extra = self._logits(features, community)
-        w = self._weight_vector()
+        z, extra = self._logits(batch)
+        probability = expit(z)
+        if not self.rules and not explain_reasons:  # the bulk path: no per-story work beyond the object
+            return [ScoredStory(f.story_id, float(p), bool(r), [])
+                    for f, p, r in zip(batch.features, probability, z >= self.threshold)]
         out = []
-        for row, f in enumerate(features):
-            rule = first_match(self.rules, f)
+        for row, f in enumerate(batch.features):
+            rule = first_match(self.rules, f) if self.rules else None
             recommended = bool(z[row] >= self.threshold) if rule is None else rule.action == "show"
-            why = []
-            if explain_reasons:
-                contributions = [(float(v * w[i]), f.kinds[k], f.label(k))
-                                 for k, (i, v) in enumerate(zip(f.indices, f.values))]
-                contributions += [(float(extra[row, j] * self.extras[j]), name, "")
-                                  for j, name in enumerate(EXTRAS)]
-                why = explain.reasons(contributions)
+            why = self._reasons(batch, row, extra[row]) if explain_reasons else []
             if rule is not None:
                 why = [rule.explain()] + why
-            out.append(ScoredStory(f.story_id, float(expit(z[row])), recommended, why, rule))
+            out.append(ScoredStory(f.story_id, float(probability[row]), recommended, why, rule))
         return out
+
+    def _reasons(self, batch: Batch, row: int, extra: np.ndarray) -> list[str]:
+        f = batch.features[row]
+        contributions = f.values * self._weight_vector()[f.indices]
+        strongest = np.argsort(-np.abs(contributions))[:2 * explain.LIMIT]  # room for repeats
+        listed = [(float(contributions[k]), f.kinds[k], f.label(k)) for k in strongest]
+        # "from a feed you chose" would be true of nearly every story shown: no reason
+        listed += [(float(extra[j] * self.extras[j]), name, "")
+                   for j, name in enumerate(EXTRAS) if name != "subscribed"]
+        return explain.reasons(listed)
 
     # -- teaching ----------------------------------------------------------------------------
     def teach_me(self, stories, k: int = 5, community: CommunityPrior | None = None) -> list:
         """Ids of up to ``k`` unrated stories whose rating would teach the model most.
 
-        Uncertain stories (near the cut-off) about things the model has not learnt yet come first;
+        Uncertain stories (probability near ½) about things the model has not learnt yet come first;
         near-duplicates of an already chosen story are skipped so each answer teaches something new.
         """
-        features = as_features(stories)
-        if not features:
+        batch = prepare(stories, community)
+        if not len(batch):
             return []
-        z, X, _ = self._logits(features, community)
-        p = expit(z - self.threshold)
+        X = batch.X
+        p = expit(self._logits(batch)[0])
         known = X.copy()
         known.data = known.data ** 2
         mass = np.asarray(known.sum(axis=1)).ravel()
@@ -140,7 +141,7 @@ class UserModel:
                 if sims.max() > 0.6:
                     continue
             chosen.append(int(row))
-        return [features[row].story_id for row in chosen]
+        return [batch.features[row].story_id for row in chosen]
 
     # -- summary -----------------------------------------------------------------------------
     def taste(self, limit: int = 10) -> TasteSummary:
@@ -173,6 +174,8 @@ class UserModel:
         """Raises ``storage.ModelError`` (a ValueError) on corrupt data or another format version;
         the caller then refits from the user's ratings, which stay the source of truth."""
         doc = storage.load(data)
+        if doc["extras"].shape != (len(EXTRAS),):
+            raise storage.ModelError(f"stored model is corrupt: {doc['extras'].shape[0]} extra weights")
         try:
             return cls(
                 indices=doc["indices"], weights=doc["weights"], extras=doc["extras"],

@@ -54,12 +54,13 @@ def load(data: bytes) -> dict:
         start = 8 + size
         deltas = np.frombuffer(body, "<u4", count, start)
         weights = np.frombuffer(body, "<f2", count, start + 4 * count)
-    except (zlib.error, struct.error, ValueError) as exc:
-        raise ModelError(f"stored model is corrupt: {exc}") from exc
-    if doc.get("feature_version") != FEATURE_VERSION:
-        raise ModelError(f"stored model was built on features v{doc.get('feature_version')}, "
+        version = doc.get("feature_version")
+        doc["extras"] = np.asarray(doc["extras"], np.float64).ravel()
+    except (zlib.error, struct.error, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise ModelError(f"stored model is corrupt: {exc!r}") from exc
+    if version != FEATURE_VERSION:
+        raise ModelError(f"stored model was built on features v{version}, "
                          f"this code makes v{FEATURE_VERSION}; refit it")
     doc["indices"] = np.cumsum(deltas.astype(np.int64)).astype(np.int32)
     doc["weights"] = weights.astype(np.float32)
-    doc["extras"] = np.asarray(doc["extras"], np.float64)
     return doc

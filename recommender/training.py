@@ -4,11 +4,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import numpy as np
+from scipy import sparse
 
 from . import logistic
+from .batch import prepare
 from .community import CommunityPrior
-from .features import StoryFeatures, as_features, matrix
-from .model import EXTRAS, AgreementPoint, UserModel
+from .features import StoryFeatures, as_features
+from .model import AgreementPoint, UserModel
 from .rules import Rule
 
 # Ridge strength on feature weights: with a handful of ratings no single word may dominate.
@@ -21,29 +23,22 @@ INTERCEPT_PENALTY = 0.1
 TARGET_RECALL = 0.8
 # Above this many ratings the cut-off comes from in-sample scores (optimism is small by then,
 # and cross-validation would cost the retrain budget).
-CROSS_VALIDATE_UP_TO = 300
+CROSS_VALIDATE_UP_TO = 200
+FOLDS = 5
 MAX_WEIGHTS = 4000
 NAMES_KEPT = 30
 AGREEMENT_POINTS = 10
 
 
-def _design(features, X, subscribed, community):
-    extra = np.zeros((len(features), len(EXTRAS)))
-    if community is not None:
-        extra[:, 0] = community.story_log_odds(features)
-        extra[:, 1] = community.topic_log_odds(X)
-    if subscribed:
-        extra[:, 2] = [f.feed in subscribed for f in features]
+def _design(batch, subscribed):
+    """Ratings' features with columns renumbered to those in use, plus the EXTRAS columns."""
+    X = batch.X
     columns, inverse = np.unique(X.indices, return_inverse=True)
-    Xc = X.copy()
-    Xc.indices = inverse.astype(np.int32)
-    Xc._shape = (X.shape[0], len(columns))
-    return columns, Xc, extra
+    Xc = sparse.csr_matrix((X.data, inverse.astype(np.int32), X.indptr), shape=(X.shape[0], len(columns)))
+    return columns, Xc, batch.extras(subscribed)
 
 
 def _solve(Xc, extra, y, intercept_prior):
-    from scipy import sparse
-
     design = sparse.hstack([Xc, sparse.csr_matrix(extra)], format="csr")
     penalty = np.concatenate([np.full(Xc.shape[1], FEATURE_PENALTY), EXTRA_PENALTY])
     prior = np.concatenate([np.zeros(Xc.shape[1]), EXTRA_PRIOR])
@@ -52,14 +47,18 @@ def _solve(Xc, extra, y, intercept_prior):
 
 
 def _recall_cutoff(Xc, extra, y, logits, intercept_prior) -> float:
-    """Log-odds cut-off that keeps TARGET_RECALL of good stories, judged out of sample when possible."""
-    goods, bads = int(y.sum()), int(len(y) - y.sum())
-    if goods == 0:
+    """Log-odds cut-off that keeps TARGET_RECALL of good stories, judged on held-out scores.
+
+    In-sample scores of a handful of ratings are far too sure of themselves: a cut-off set on them
+    hides most good stories. Up to CROSS_VALIDATE_UP_TO ratings each rating is scored by a model
+    that did not see it (leave-one-out for very few, else FOLDS folds).
+    """
+    if not y.any():
         return float(np.min(logits)) if len(logits) else 0.0  # nothing to go on: hide nothing
-    if min(goods, bads) >= 3 and len(y) <= CROSS_VALIDATE_UP_TO:
-        folds = np.arange(len(y)) % 3
+    if len(y) <= CROSS_VALIDATE_UP_TO:
+        folds = np.arange(len(y)) % min(len(y), FOLDS)
         held_out = np.empty(len(y))
-        for k in range(3):
+        for k in np.unique(folds):
             train, test = folds != k, folds == k
             w, e, b = _solve(Xc[train], extra[train], y[train], intercept_prior)
             held_out[test] = Xc[test] @ w + extra[test] @ e + b
@@ -96,14 +95,14 @@ def fit(ratings: Iterable[tuple[object, bool]], subscribed_feeds: Iterable = (),
     y = np.array([good for _, good in ratings], dtype=np.float64)
     base = community.base_rate if community is not None else 0.5
     intercept_prior = float(np.log(base / (1 - base)))
-    X = matrix(features)
-    columns, Xc, extra = _design(features, X, subscribed, community)
+    batch = prepare(features, community)
+    columns, Xc, extra = _design(batch, subscribed)
     w, e, b = _solve(Xc, extra, y, intercept_prior)
     logits = Xc @ w + extra @ e + b
     threshold = _recall_cutoff(Xc, extra, y, logits, intercept_prior)
-    keep = np.sort(np.argsort(-np.abs(w), kind="stable")[:MAX_WEIGHTS])
+    keep = np.sort(_strongest(np.abs(w), MAX_WEIGHTS))
     keep = keep[w[keep] != 0]
-    names = _names(features, X, columns, w)
+    names = _names(features, batch.X, columns, w)
     return UserModel(
         indices=columns[keep].astype(np.int32), weights=w[keep].astype(np.float32), extras=e,
         intercept=b, threshold=threshold, subscribed=subscribed, rules=tuple(rules), names=names,
@@ -112,11 +111,15 @@ def fit(ratings: Iterable[tuple[object, bool]], subscribed_feeds: Iterable = (),
     )
 
 
+def _strongest(values: np.ndarray, n: int) -> np.ndarray:
+    """Positions of the n largest values, in no particular order."""
+    return np.arange(len(values)) if len(values) <= n else np.argpartition(-values, n)[:n]
+
+
 def _names(features: list[StoryFeatures], X, columns: np.ndarray, w: np.ndarray) -> dict[int, tuple[str, str]]:
     """Names of the strongest features both ways, for the taste summary."""
-    order = np.argsort(w)
-    strongest = np.r_[order[:NAMES_KEPT][w[order[:NAMES_KEPT]] < 0], order[-NAMES_KEPT:][w[order[-NAMES_KEPT:]] > 0]]
-    wanted = columns[strongest]
+    positive, negative = _strongest(w, NAMES_KEPT), _strongest(-w, NAMES_KEPT)
+    wanted = columns[np.r_[positive[w[positive] > 0], negative[w[negative] < 0]]]
     # first occurrence of each wanted index in the stacked features -> (story row, position in story)
     hits = np.flatnonzero(np.isin(X.indices, wanted))
     names = {}
