@@ -19,7 +19,7 @@ _STRONG_WORDS = frozenset("""
     share sharing sharebar socials
     related recommended recommendations popular trending mostread most-read readmore
     visually-hidden sr-only screen-reader-text
-    caption credit credits photo-credit image-credit copyright dateline timestamp
+    caption credit credits photo-credit image-credit copyright dateline timestamp date pubdate published updated
 """.split())
 # Usually furniture, but also seen on page-wide wrappers ("page-ad-margins",
 # "has-sidebar"), so callers weigh them against how much of the page they hold.
