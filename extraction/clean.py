@@ -10,7 +10,7 @@ import re
 from lxml import etree
 
 from .cues import furniture_strength
-from .render import INVISIBLE_TAGS
+from .render import CELL_TAGS, INVISIBLE_TAGS
 from .textstats import INLINE_TAGS, text_blocks
 
 FORM_TAGS = ("form", "button", "input", "select", "textarea", "label", "fieldset", "dialog")
@@ -115,9 +115,11 @@ def _is_leaf_block(el) -> bool:
 
 
 def _drop_repeated_labels(blocks: dict) -> None:
+    """Short lines that occur more than once: "Advertisement", "Share". Table cells
+    repeat by nature ("0", "Yes") and stay."""
     seen: dict[str, list] = {}
     for el, block in blocks.items():
-        if block.chars <= REPEATED_MAX_CHARS:
+        if block.chars <= REPEATED_MAX_CHARS and el.tag not in CELL_TAGS:
             key = " ".join(_WORDS.findall(el.xpath("string()").lower()))
             seen.setdefault(key, []).append(el)
     for key, elements in seen.items():
