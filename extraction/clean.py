@@ -10,7 +10,7 @@ import re
 from lxml import etree
 
 from .cues import furniture_strength
-from .render import CELL_TAGS, INVISIBLE_TAGS
+from .render import INVISIBLE_TAGS
 from .textstats import INLINE_TAGS, text_blocks
 
 FORM_TAGS = ("form", "button", "input", "select", "textarea", "label", "fieldset", "dialog")
@@ -20,8 +20,6 @@ HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 WRAPPER_SHARE = 0.5
 # This many linked lines side by side make a list of links, not part of the story.
 LINK_RUN = 3
-# Short labels ("Advertisement", "Share") repeat; sentences of a story do not.
-REPEATED_MAX_CHARS = 40
 _WORDS = re.compile(r"\w+")
 
 
@@ -30,7 +28,6 @@ def clean_article(node, title: str = "") -> None:
     drop_hidden(node)
     blocks = _drop_furniture(node, text_blocks(node))
     _drop_link_lists(blocks)
-    _drop_repeated_labels(blocks)
     if title:
         _drop_title_heading(node, title)
 
@@ -112,21 +109,6 @@ def _drop_link_lists(blocks: dict) -> None:
 def _is_leaf_block(el) -> bool:
     """No blocks nested inside: removing it cannot take paragraphs along."""
     return all(not isinstance(child.tag, str) or child.tag in INLINE_TAGS for child in el)
-
-
-def _drop_repeated_labels(blocks: dict) -> None:
-    """Short lines that occur more than once: "Advertisement", "Share". Table cells
-    repeat by nature ("0", "Yes") and stay."""
-    seen: dict[str, list] = {}
-    for el, block in blocks.items():
-        if block.chars <= REPEATED_MAX_CHARS and el.tag not in CELL_TAGS:
-            key = " ".join(_WORDS.findall(el.xpath("string()").lower()))
-            seen.setdefault(key, []).append(el)
-    for key, elements in seen.items():
-        if len(elements) > 1 and key:
-            for el in elements:
-                if el.getparent() is not None:
-                    _remove(el)
 
 
 def _drop_title_heading(node, title: str) -> None:

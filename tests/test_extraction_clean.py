@@ -36,11 +36,6 @@ def test_embedded_post_is_story_material():
     assert "A tweet quoted" in node.text_content()
 
 
-def test_repeated_short_labels_go():
-    node = cleaned(f"<p>{PARA}</p><div>Advertisement</div><p>{PARA}</p><div>Advertisement</div>")
-    assert "Advertisement" not in node.text_content()
-
-
 def test_hidden_elements_go():
     node = cleaned(f"<p>{PARA}</p><div style='display: none'>secret</div><p hidden>also secret</p>")
     assert "secret" not in node.text_content()
