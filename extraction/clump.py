@@ -41,6 +41,8 @@ WEAK_WRAPPER_SHARE = 0.5
 # A sibling whose largest clump is at least this share of the chosen element's belongs
 # with it: the chosen element is not narrowed past it, and it is merged in.
 MERGE_SHARE = 0.3
+# Two paragraphs' worth of prose directly in an element make it part of the story.
+OWN_PROSE_CHARS = 2 * PARAGRAPH_CHARS
 # How many levels above the chosen element to look for such siblings.
 MERGE_LEVELS = 3
 
@@ -163,15 +165,17 @@ class Scores:
         if self.score[top] <= 0:
             return None
         node = top
+        own_prose = clump_value(OWN_PROSE_CHARS)
         while True:
             kids = [c for c in node if self.biggest.get(c, 0.0) > 0]
             if not kids:
                 return node
             lead = max(kids, key=self.biggest.__getitem__)
             wanted = MERGE_SHARE * self.biggest[lead]
-            # Stop where the node's own paragraphs or another child match the lead.
-            if self.biggest[lead] < self.biggest[node] or self.clumps.get(node, 0.0) >= wanted or any(
-                    c is not lead and self.biggest[c] >= wanted for c in kids):
+            # Stop where another child matches the lead, or where the node holds prose
+            # of its own: a story's first paragraphs often sit beside its main container.
+            if self.biggest[lead] < self.biggest[node] or self.clumps.get(node, 0.0) >= min(wanted, own_prose) \
+                    or any(c is not lead and self.biggest[c] >= wanted for c in kids):
                 return node
             node = lead
 
