@@ -83,5 +83,7 @@ def furniture_strength(el) -> int:
         # "article-overlay", "body_overlay": a story container with a state class.
         return WEAK if words & _STORY_WORDS else STRONG
     if tag in WEAK_TAGS or words & _WEAK_WORDS:
-        return WEAK
+        # A "social-media-embed" or "article-widget" box around a quoted post holds
+        # story material.
+        return WEAK if next(el.iterdescendants("blockquote"), None) is None else NOT_FURNITURE
     return NOT_FURNITURE
