@@ -57,7 +57,9 @@ def drop_hidden(node) -> None:
 
 
 def _drop_furniture(node, blocks: dict) -> dict:
-    """Remove furniture-named descendants unless they hold most of the article's text.
+    """Remove furniture-named descendants unless they wrap the story: most of the
+    article's text and its largest clump of prose (a gallery's captions may outweigh
+    the story, but they are not its paragraphs).
 
     Returns the blocks that remain.
     """
@@ -71,11 +73,22 @@ def _drop_furniture(node, blocks: dict) -> dict:
         owners[el] = [a for a in _ancestors_within(el, node) if a in marked]
         for ancestor in owners[el]:
             held[ancestor] = held.get(ancestor, 0) + block.chars
-    removed = {el for el in marked if held.get(el, 0) < WRAPPER_SHARE * total}
+    story = set(_ancestors_within(_largest_clump(blocks), node))
+    removed = {el for el in marked if held.get(el, 0) < WRAPPER_SHARE * total or el not in story}
     for el in removed:
         if el.getparent() is not None:
             _remove(el)
     return {el: block for el, block in blocks.items() if not removed.intersection(owners[el])}
+
+
+def _largest_clump(blocks: dict):
+    """The element whose child blocks hold the most prose."""
+    pooled: dict = {}
+    for el, block in blocks.items():
+        parent = el.getparent()
+        if parent is not None and block.link_chars * 2 <= block.chars:
+            pooled[parent] = pooled.get(parent, 0) + block.chars - block.link_chars
+    return max(pooled, key=pooled.__getitem__, default=None)
 
 
 def _ancestors_within(el, node):

@@ -144,15 +144,22 @@ class Scores:
     def _discount_furniture(self, values: dict, blocks: dict) -> None:
         """Prose inside furniture counts against, like any other furniture text."""
         # A cue on an element that wraps most of the page's prose (in the blocks below
-        # it, not its own text) is a wrapper's misleading name ("page-ad-margins",
-        # "has-sidebar", "body_overlay"), not furniture.
+        # it, not its own text) and the page's largest clump is a wrapper's misleading
+        # name ("page-ad-margins", "has-sidebar", "body_overlay"), not furniture. A
+        # gallery or a comment thread may hold much prose, but not the story's clump.
         positive = {el: value for el, value in values.items() if value > 0}
         prose = self.skeleton.sums(_pool(positive, self.skeleton.parent))
         for strength, share in ((STRONG, STRONG_WRAPPER_SHARE), (WEAK, WEAK_WRAPPER_SHARE)):
-            page_prose = sum(v for v in values.values() if v > 0)
+            pooled = _pool({el: value for el, value in values.items() if value > 0}, self.skeleton.parent)
+            holds = self.skeleton.maxima(pooled)
+            top_clump = max(pooled.values(), default=0.0)
+            page_prose = sum(pooled.values())
+
+            def wrapper(n) -> bool:
+                return prose.get(n, 0.0) >= share * page_prose and holds.get(n, 0.0) >= top_clump
+
             flagged = self.skeleton.inside(
-                lambda n: (n in positive or n in prose) and prose.get(n, 0.0) < share * page_prose
-                and self._strength(n) == strength)
+                lambda n: (n in positive or n in prose) and self._strength(n) == strength and not wrapper(n))
             for el, value in values.items():
                 if value > 0 and el in flagged:
                     values[el] = -BOILERPLATE_COST * blocks[el].chars
