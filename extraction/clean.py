@@ -15,9 +15,6 @@ from .textstats import INLINE_TAGS, text_blocks
 
 FORM_TAGS = ("form", "button", "input", "select", "textarea", "label", "fieldset", "dialog")
 HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
-# A furniture-named element holding more than this share of the article's text is a
-# wrapper with a misleading name, so it stays.
-WRAPPER_SHARE = 0.5
 # This many linked lines side by side make a list of links, not part of the story.
 LINK_RUN = 3
 _WORDS = re.compile(r"\w+")
@@ -57,24 +54,18 @@ def drop_hidden(node) -> None:
 
 
 def _drop_furniture(node, blocks: dict) -> dict:
-    """Remove furniture-named descendants unless they wrap the story: most of the
-    article's text and its largest clump of prose (a gallery's captions may outweigh
-    the story, but they are not its paragraphs).
+    """Remove furniture-named descendants, except those that wrap the article's largest
+    clump of prose: that is the story, whatever its wrappers are called ("paywall",
+    "has-sidebar"). A gallery's captions may outweigh the story, but they are not its
+    paragraphs.
 
     Returns the blocks that remain.
     """
     marked = {el for el in node.iterdescendants() if isinstance(el.tag, str) and furniture_strength(el)}
     if not marked:
         return blocks
-    total = sum(b.chars for b in blocks.values()) or 1
-    held: dict = {}
-    owners: dict = {}
-    for el, block in blocks.items():
-        owners[el] = [a for a in _ancestors_within(el, node) if a in marked]
-        for ancestor in owners[el]:
-            held[ancestor] = held.get(ancestor, 0) + block.chars
-    story = set(_ancestors_within(_largest_clump(blocks), node))
-    removed = {el for el in marked if held.get(el, 0) < WRAPPER_SHARE * total or el not in story}
+    owners = {el: [a for a in _ancestors_within(el, node) if a in marked] for el in blocks}
+    removed = marked - set(_ancestors_within(_largest_clump(blocks), node))
     for el in removed:
         if el.getparent() is not None:
             _remove(el)
