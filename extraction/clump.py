@@ -4,8 +4,8 @@
    element that holds it (``textstats``).
 2. Each block gets a value: prose (long, few links) counts for its size, link lists
    count against, short labels a little; prose inside furniture (nav, footer, share
-   bars, comments... see ``cues``) counts against, unless the furniture-named element
-   wraps most of the page's prose.
+   bars, comments... see ``cues``) counts for nothing, unless the furniture-named
+   element wraps most of the page's prose and its largest clump.
 3. Blocks are clumped by their parent, i.e. by their path in the DOM. A clump's value
    grows faster than its size, so many paragraphs side by side beat scattered teasers.
 4. Every element's score is the value of the clumps below it, decayed at each branching
@@ -142,7 +142,9 @@ class Scores:
         return self.furniture[node]
 
     def _discount_furniture(self, values: dict, blocks: dict) -> None:
-        """Prose inside furniture counts against, like any other furniture text."""
+        """Prose inside furniture counts for nothing. (Not against: a story container
+        that also holds a big gallery or a comment thread must not sink below one of
+        its own paragraphs; the decay up the tree already keeps furniture out.)"""
         # A cue on an element that wraps most of the page's prose (in the blocks below
         # it, not its own text) and the page's largest clump is a wrapper's misleading
         # name ("page-ad-margins", "has-sidebar", "body_overlay"), not furniture. A
@@ -162,7 +164,7 @@ class Scores:
                 lambda n: (n in positive or n in prose) and self._strength(n) == strength and not wrapper(n))
             for el, value in values.items():
                 if value > 0 and el in flagged:
-                    values[el] = -BOILERPLATE_COST * blocks[el].chars
+                    values[el] = 0.0
 
     def best(self):
         """The top-scoring element, narrowed to the child that holds its largest clump
