@@ -15,13 +15,8 @@ from .textstats import INLINE_TAGS, text_blocks
 
 FORM_TAGS = ("form", "button", "input", "select", "textarea", "label", "fieldset", "dialog")
 HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
-# A furniture-named element holding more than this share of the article's text is a
-# wrapper with a misleading name, so it stays.
-WRAPPER_SHARE = 0.5
 # This many linked lines side by side make a list of links, not part of the story.
 LINK_RUN = 3
-# Short labels ("Advertisement", "Share") repeat; sentences of a story do not.
-REPEATED_MAX_CHARS = 40
 _WORDS = re.compile(r"\w+")
 
 
@@ -30,7 +25,6 @@ def clean_article(node, title: str = "") -> None:
     drop_hidden(node)
     blocks = _drop_furniture(node, text_blocks(node))
     _drop_link_lists(blocks)
-    _drop_repeated_labels(blocks)
     if title:
         _drop_title_heading(node, title)
 
@@ -60,25 +54,32 @@ def drop_hidden(node) -> None:
 
 
 def _drop_furniture(node, blocks: dict) -> dict:
-    """Remove furniture-named descendants unless they hold most of the article's text.
+    """Remove furniture-named descendants, except those that wrap the article's largest
+    clump of prose: that is the story, whatever its wrappers are called ("paywall",
+    "has-sidebar"). A gallery's captions may outweigh the story, but they are not its
+    paragraphs.
 
     Returns the blocks that remain.
     """
     marked = {el for el in node.iterdescendants() if isinstance(el.tag, str) and furniture_strength(el)}
     if not marked:
         return blocks
-    total = sum(b.chars for b in blocks.values()) or 1
-    held: dict = {}
-    owners: dict = {}
-    for el, block in blocks.items():
-        owners[el] = [a for a in _ancestors_within(el, node) if a in marked]
-        for ancestor in owners[el]:
-            held[ancestor] = held.get(ancestor, 0) + block.chars
-    removed = {el for el in marked if held.get(el, 0) < WRAPPER_SHARE * total}
+    owners = {el: [a for a in _ancestors_within(el, node) if a in marked] for el in blocks}
+    removed = marked - set(_ancestors_within(_largest_clump(blocks), node))
     for el in removed:
         if el.getparent() is not None:
             _remove(el)
     return {el: block for el, block in blocks.items() if not removed.intersection(owners[el])}
+
+
+def _largest_clump(blocks: dict):
+    """The element whose child blocks hold the most prose."""
+    pooled: dict = {}
+    for el, block in blocks.items():
+        parent = el.getparent()
+        if parent is not None and block.link_chars * 2 <= block.chars:
+            pooled[parent] = pooled.get(parent, 0) + block.chars - block.link_chars
+    return max(pooled, key=pooled.__getitem__, default=None)
 
 
 def _ancestors_within(el, node):
@@ -112,19 +113,6 @@ def _drop_link_lists(blocks: dict) -> None:
 def _is_leaf_block(el) -> bool:
     """No blocks nested inside: removing it cannot take paragraphs along."""
     return all(not isinstance(child.tag, str) or child.tag in INLINE_TAGS for child in el)
-
-
-def _drop_repeated_labels(blocks: dict) -> None:
-    seen: dict[str, list] = {}
-    for el, block in blocks.items():
-        if block.chars <= REPEATED_MAX_CHARS:
-            key = " ".join(_WORDS.findall(el.xpath("string()").lower()))
-            seen.setdefault(key, []).append(el)
-    for key, elements in seen.items():
-        if len(elements) > 1 and key:
-            for el in elements:
-                if el.getparent() is not None:
-                    _remove(el)
 
 
 def _drop_title_heading(node, title: str) -> None:

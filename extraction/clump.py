@@ -4,8 +4,8 @@
    element that holds it (``textstats``).
 2. Each block gets a value: prose (long, few links) counts for its size, link lists
    count against, short labels a little; prose inside furniture (nav, footer, share
-   bars, comments... see ``cues``) counts against, unless the furniture-named element
-   wraps most of the page's prose.
+   bars, comments... see ``cues``) counts for nothing, unless the furniture-named
+   element wraps most of the page's prose and its largest clump.
 3. Blocks are clumped by their parent, i.e. by their path in the DOM. A clump's value
    grows faster than its size, so many paragraphs side by side beat scattered teasers.
 4. Every element's score is the value of the clumps below it, decayed at each branching
@@ -41,6 +41,8 @@ WEAK_WRAPPER_SHARE = 0.5
 # A sibling whose largest clump is at least this share of the chosen element's belongs
 # with it: the chosen element is not narrowed past it, and it is merged in.
 MERGE_SHARE = 0.3
+# Two paragraphs' worth of prose directly in an element make it part of the story.
+OWN_PROSE_CHARS = 2 * PARAGRAPH_CHARS
 # How many levels above the chosen element to look for such siblings.
 MERGE_LEVELS = 3
 
@@ -140,20 +142,29 @@ class Scores:
         return self.furniture[node]
 
     def _discount_furniture(self, values: dict, blocks: dict) -> None:
-        """Prose inside furniture counts against, like any other furniture text."""
+        """Prose inside furniture counts for nothing. (Not against: a story container
+        that also holds a big gallery or a comment thread must not sink below one of
+        its own paragraphs; the decay up the tree already keeps furniture out.)"""
         # A cue on an element that wraps most of the page's prose (in the blocks below
-        # it, not its own text) is a wrapper's misleading name ("page-ad-margins",
-        # "has-sidebar", "body_overlay"), not furniture.
+        # it, not its own text) and the page's largest clump is a wrapper's misleading
+        # name ("page-ad-margins", "has-sidebar", "body_overlay"), not furniture. A
+        # gallery or a comment thread may hold much prose, but not the story's clump.
         positive = {el: value for el, value in values.items() if value > 0}
         prose = self.skeleton.sums(_pool(positive, self.skeleton.parent))
         for strength, share in ((STRONG, STRONG_WRAPPER_SHARE), (WEAK, WEAK_WRAPPER_SHARE)):
-            page_prose = sum(v for v in values.values() if v > 0)
+            pooled = _pool({el: value for el, value in values.items() if value > 0}, self.skeleton.parent)
+            holds = self.skeleton.maxima(pooled)
+            top_clump = max(pooled.values(), default=0.0)
+            page_prose = sum(pooled.values())
+
+            def wrapper(n) -> bool:
+                return prose.get(n, 0.0) >= share * page_prose and holds.get(n, 0.0) >= top_clump
+
             flagged = self.skeleton.inside(
-                lambda n: (n in positive or n in prose) and prose.get(n, 0.0) < share * page_prose
-                and self._strength(n) == strength)
+                lambda n: (n in positive or n in prose) and self._strength(n) == strength and not wrapper(n))
             for el, value in values.items():
                 if value > 0 and el in flagged:
-                    values[el] = -BOILERPLATE_COST * blocks[el].chars
+                    values[el] = 0.0
 
     def best(self):
         """The top-scoring element, narrowed to the child that holds its largest clump
@@ -163,15 +174,17 @@ class Scores:
         if self.score[top] <= 0:
             return None
         node = top
+        own_prose = clump_value(OWN_PROSE_CHARS)
         while True:
             kids = [c for c in node if self.biggest.get(c, 0.0) > 0]
             if not kids:
                 return node
             lead = max(kids, key=self.biggest.__getitem__)
             wanted = MERGE_SHARE * self.biggest[lead]
-            # Stop where the node's own paragraphs or another child match the lead.
-            if self.biggest[lead] < self.biggest[node] or self.clumps.get(node, 0.0) >= wanted or any(
-                    c is not lead and self.biggest[c] >= wanted for c in kids):
+            # Stop where another child matches the lead, or where the node holds prose
+            # of its own: a story's first paragraphs often sit beside its main container.
+            if self.biggest[lead] < self.biggest[node] or self.clumps.get(node, 0.0) >= min(wanted, own_prose) \
+                    or any(c is not lead and self.biggest[c] >= wanted for c in kids):
                 return node
             node = lead
 

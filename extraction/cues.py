@@ -19,7 +19,7 @@ _STRONG_WORDS = frozenset("""
     share sharing sharebar socials
     related recommended recommendations popular trending mostread most-read readmore
     visually-hidden sr-only screen-reader-text
-    caption credit credits photo-credit image-credit copyright dateline timestamp
+    caption credit credits photo-credit image-credit copyright dateline timestamp date pubdate published updated
 """.split())
 # Usually furniture, but also seen on page-wide wrappers ("page-ad-margins",
 # "has-sidebar"), so callers weigh them against how much of the page they hold.
@@ -83,5 +83,7 @@ def furniture_strength(el) -> int:
         # "article-overlay", "body_overlay": a story container with a state class.
         return WEAK if words & _STORY_WORDS else STRONG
     if tag in WEAK_TAGS or words & _WEAK_WORDS:
-        return WEAK
+        # A "social-media-embed" or "article-widget" box around a quoted post holds
+        # story material.
+        return WEAK if next(el.iterdescendants("blockquote"), None) is None else NOT_FURNITURE
     return NOT_FURNITURE

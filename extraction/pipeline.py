@@ -11,18 +11,26 @@ from .methods import get_method
 from .render import element_text, sanitized_html
 
 
+def _base_url(doc, url: str | None) -> str | None:
+    """The address relative links resolve against: <base href> over the page's URL."""
+    for href in doc.xpath("//head/base/@href")[:1]:
+        return urljoin(url or "", href.strip()) or url
+    return url
+
+
 def extract(html: str | bytes, url: str | None = None, method: str = "clump", charset: str | None = None) -> Article:
     find_article = get_method(method)
     doc = parse(html, charset)
     meta = read_metadata(doc)
+    base = _base_url(doc, url)
     # Methods may cut the page apart; everything read from the whole page is read above.
     node = find_article(doc)
     clean_article(node, meta.title)
     text = element_text(node)
     if not text:
         raise ExtractionError("no article text found")
-    if url:
-        node.make_links_absolute(url, resolve_base_href=False, handle_failures="discard")
-    lead_image = urljoin(url, meta.lead_image) if url and meta.lead_image else meta.lead_image
+    if base:
+        node.make_links_absolute(base, resolve_base_href=False, handle_failures="discard")
+    lead_image = urljoin(base, meta.lead_image) if base and meta.lead_image else meta.lead_image
     return Article(title=meta.title, text=text, html=sanitized_html(node), lead_image=lead_image,
                    author=meta.author, published=meta.published, language=meta.language, method=method, url=url)

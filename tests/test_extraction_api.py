@@ -40,3 +40,10 @@ def test_unknown_method_is_a_clear_error():
 
 def test_clump_is_registered():
     assert "clump" in METHODS
+
+
+def test_base_element_sets_where_links_point():
+    page = PAGE.replace("<head>", "<head><base href='https://cdn.example/base/'>")
+    html = extract(page, url="https://town.example/news/library").html
+    assert 'src="https://cdn.example/base/img/plan.png"' in html
+    assert 'href="https://cdn.example/budget"' in html

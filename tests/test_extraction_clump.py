@@ -73,3 +73,11 @@ def test_short_page_is_its_own_article():
 def test_page_without_text_is_an_error():
     with pytest.raises(ExtractionError):
         extract(page("<div><img src='a.png'></div>"))
+
+
+def test_lead_paragraphs_beside_the_main_container_stay():
+    html = page(f"<div class='article'><p>The lead paragraph sets out what happened. {PARA}</p>"
+                f"<p>The second paragraph adds context. {PARA}</p><div class='rest'>{paragraphs(12)}</div></div>"
+                f"{nav_links()}")
+    text = extract(html).text
+    assert text.startswith("The lead paragraph") and text.count("Paragraph") == 12

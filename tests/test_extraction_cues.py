@@ -21,6 +21,8 @@ def strength(html):
     ("<div class='Mstart(137px)--modalMinWidth'>x</div>", NOT_FURNITURE),  # no camelCase split
     ("<div id='sharing-with-a-single-developer'>x</div>", NOT_FURNITURE),  # a heading's slug
     ("<blockquote class='twitter-tweet'>x</blockquote>", NOT_FURNITURE),  # an embedded post
+    ("<div class='social-media-embed'><blockquote>post</blockquote></div>", NOT_FURNITURE),
+    ("<div class='social-links'><a href='/'>x</a></div>", WEAK),
     ("<div class='story-body'>x</div>", NOT_FURNITURE),
 ])
 def test_strength(html, expected):
