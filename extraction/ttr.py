@@ -16,6 +16,7 @@ import numpy as np
 from lxml import etree
 
 from .article import ExtractionError
+from .boilerpipe import add_paragraph
 
 _TAG = re.compile(r"<[^>]*>")
 _BLOCK_START = re.compile(r"(?=<(?:p|div|li|h[1-6]|tr|table|section|article|blockquote|ul|ol|br)\b)", re.I)
@@ -70,7 +71,7 @@ def _extract(doc, select) -> lxml.html.HtmlElement:
     wrapper = lxml.html.Element("div")
     for text, keep in zip(texts, select(smoothed)):
         if keep and text:
-            etree.SubElement(wrapper, "p").text = text
+            add_paragraph(wrapper, text)
     if not len(wrapper):
         raise ExtractionError("ttr kept no lines")
     return wrapper
