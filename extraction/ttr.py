@@ -9,6 +9,7 @@ block-level tags so the method has lines to compare.
 """
 from __future__ import annotations
 
+import html
 import re
 
 import lxml.html
@@ -19,6 +20,7 @@ from .article import ExtractionError
 from .boilerpipe import add_paragraph
 
 _TAG = re.compile(r"<[^>]*>")
+_TAG_PIECE = re.compile(r"<[^>]*>|<[^>]*$|^[^<]*>")
 _BLOCK_START = re.compile(r"(?=<(?:p|div|li|h[1-6]|tr|table|section|article|blockquote|ul|ol|br)\b)", re.I)
 _JUNK = ("script", "style", "noscript", "template", "head", "svg")
 _LONG_LINE = 500
@@ -78,12 +80,11 @@ def _extract(doc, select) -> lxml.html.HtmlElement:
 
 
 def _line_text(line: str) -> str:
-    if not line.strip():
-        return ""
-    try:
-        return " ".join(lxml.html.fromstring(f"<div>{line}</div>").text_content().split())
-    except etree.ParserError:
-        return ""
+    """The line's text: tags (and pieces of tags cut by the line break) removed, entities decoded.
+
+    The source is lxml's serialization, where "<" and ">" in text are always escaped.
+    """
+    return " ".join(html.unescape(_TAG_PIECE.sub(" ", line)).split())
 
 
 def find_article(doc):
