@@ -15,9 +15,9 @@ STORY = [
 
 def test_coverage_is_the_share_of_a_blocks_trigrams_found():
     found = trigrams("one two three four")
-    assert coverage("one two three four", found) == 1.0
-    assert coverage("one two three nine", found) == 0.5
-    assert coverage("two", found) == 1.0 and coverage("", found) == 0.0
+    assert coverage(trigrams("one two three four"), found) == 1.0
+    assert coverage(trigrams("one two three nine"), found) == 0.5
+    assert coverage(trigrams("two"), found) == 1.0 and coverage(trigrams(""), found) == 0.0
 
 
 def test_choose_keeps_one_span_and_drops_a_stray_block_far_away():
@@ -30,7 +30,8 @@ def test_model_votes_with_every_other_method_and_matches_its_own_arrays():
     model = load_model("best")
     assert set(model["voters"]) == set(METHODS) - {"best"}
     width = max(max(t["feature"]) for t in model["trees"]) + 1
-    assert 0 <= predict(model, [0.0] * width) <= 1
+    probabilities = predict(model, [[0.0] * width, [1.0] * width])
+    assert probabilities.shape == (2,) and all(0 <= p <= 1 for p in probabilities)
 
 
 def test_keeps_the_story_and_drops_navigation_and_footer():
