@@ -33,7 +33,7 @@ _BLOCK_CHILDREN = {"a", "blockquote", "dl", "div", "img", "ol", "p", "pre", "tab
 _TAG_SCORE = {"div": 5, "pre": 3, "td": 3, "blockquote": 3, "address": -3, "ol": -3, "ul": -3, "dl": -3,
               "dd": -3, "dt": -3, "li": -3, "form": -3, "h1": -5, "h2": -5, "h3": -5, "h4": -5,
               "h5": -5, "h6": -5, "th": -5}
-_JUNK = ("script", "style", "noscript", "template", "link", "iframe", "form", "object", "embed", "svg")
+_JUNK = ("script", "style", "noscript", "template", "link", "iframe", "object", "embed", "svg")
 _MIN_ARTICLE = 250
 
 
@@ -181,7 +181,13 @@ def _good_sibling(sibling, top, scores: dict, threshold: float) -> bool:
 
 
 def _clean(article) -> None:
-    """Remove headers that look like boilerplate and containers that fail the conditional test."""
+    """Remove forms, headers that look like boilerplate and containers that fail the conditional test.
+
+    Forms go only now, not before scoring: some sites wrap the whole page in one.
+    """
+    for el in list(article.iter("form")):
+        if el is not article:
+            _drop(el)
     for el in list(article.iter("h1", "h2", "h3")):
         if class_weight(el) < 0 or link_density(el) > 0.33:
             _drop(el)
