@@ -7,7 +7,8 @@ neighbours, plus shallow features (words, link density, text density, tag, posit
 go into a gradient-boosted tree ensemble trained on labelled pages
 (``python -m extraction.train_best``). The article is one span of blocks (the maximum
 subsequence of the blocks' probabilities minus one half, weighted by words), minus the
-blocks inside it the ensemble rejects: a stray link list far from the story cannot join it. It costs the time of all methods together.
+blocks inside it the ensemble rejects: a stray link list far from the story cannot join
+it. It costs the time of all methods together.
 """
 from __future__ import annotations
 
@@ -73,22 +74,21 @@ def features(blocks: list[Block], block_votes: list[list[float]]) -> list[list[f
     return rows
 
 
-def _arrays(model: dict) -> dict:
-    """The trees as padded (trees × nodes) arrays, built once per loaded model."""
-    if "_arrays" not in model:
-        size = max(len(t["left"]) for t in model["trees"])
+def compile_trees(model: dict) -> dict:
+    """The model with its trees as padded (trees × nodes) arrays, ready for ``predict``."""
+    size = max(len(t["left"]) for t in model["trees"])
 
-        def stack(key, fill):
-            return np.array([t[key] + [fill] * (size - len(t[key])) for t in model["trees"]])
+    def stack(key, fill):
+        return np.array([t[key] + [fill] * (size - len(t[key])) for t in model["trees"]])
 
-        model["_arrays"] = {key: stack(key, fill) for key, fill in
-                            (("left", -1), ("right", -1), ("feature", 0), ("threshold", 0.0), ("value", 0.0))}
-    return model["_arrays"]
+    arrays = {key: stack(key, fill) for key, fill in
+              (("left", -1), ("right", -1), ("feature", 0), ("threshold", 0.0), ("value", 0.0))}
+    return {**model, "arrays": arrays}
 
 
 def predict(model: dict, rows: list[list[float]]) -> np.ndarray:
-    """The ensemble's probability that each block is article text (all trees at once)."""
-    a = _arrays(model)
+    """The compiled ensemble's probability that each block is article text (all trees at once)."""
+    a = model["arrays"]
     x = np.asarray(rows, dtype=float).reshape(len(rows), -1)
     trees = np.arange(a["left"].shape[0])[None, :]
     node = np.zeros((len(rows), a["left"].shape[0]), dtype=int)
@@ -116,7 +116,7 @@ def page_rows(doc, voters: list[str]) -> tuple[list[Block], list[list[float]]]:
 
 
 def find_article(doc):
-    model = load_model("best")
+    model = load_model("best", compile_trees)
     blocks, rows = page_rows(doc, model["voters"])
     if not blocks:
         raise ExtractionError("best found no text")
