@@ -7,13 +7,16 @@ neighbours, plus shallow features (words, link density, text density, tag, posit
 go into a gradient-boosted tree ensemble trained on labelled pages
 (``python -m extraction.train_best``). The article is one span of blocks (the maximum
 subsequence of the blocks' probabilities minus one half, weighted by words), minus the
-blocks inside it the ensemble rejects: a stray link list far from the story cannot join it. It costs the time of all methods together.
+blocks inside it the ensemble rejects: a stray link list far from the story cannot join
+it. It costs the time of all methods together.
 """
 from __future__ import annotations
 
 import copy
 import math
 import re
+
+import numpy as np
 
 from .article import ExtractionError
 from .boilerpipe import Block, render, text_blocks
@@ -31,9 +34,9 @@ def trigrams(text: str) -> tuple[set, set]:
     return {tuple(words[i:i + 3]) for i in range(len(words) - 2)}, set(words)
 
 
-def coverage(block_text: str, found: tuple[set, set]) -> float:
+def coverage(block: tuple[set, set], found: tuple[set, set]) -> float:
     """Share of the block's trigrams (its words, when it has no trigram) inside ``found``."""
-    grams, words = trigrams(block_text)
+    grams, words = block
     if grams:
         return len(grams & found[0]) / len(grams)
     return len(words & found[1]) / len(words) if words else 0.0
@@ -42,12 +45,13 @@ def coverage(block_text: str, found: tuple[set, set]) -> float:
 def votes(doc, voters: list[str], blocks: list[Block]) -> list[list[float]]:
     """One row per block: the coverage of the block by each voter's article."""
     columns = []
+    grams = [trigrams(b.text) for b in blocks]
     for name in voters:
         try:
             found = trigrams(" ".join(get_method(name)(copy.deepcopy(doc)).itertext()))
         except ExtractionError:
             found = (set(), set())
-        columns.append([coverage(b.text, found) for b in blocks])
+        columns.append([coverage(g, found) for g in grams])
     return [list(row) for row in zip(*columns)] if columns else [[] for _ in blocks]
 
 
@@ -70,16 +74,33 @@ def features(blocks: list[Block], block_votes: list[list[float]]) -> list[list[f
     return rows
 
 
-def predict(model: dict, row: list[float]) -> float:
-    """The ensemble's probability that a block is article text."""
-    total = model["init"]
-    for tree in model["trees"]:
-        node = 0
-        while tree["left"][node] >= 0:
-            go_left = row[tree["feature"][node]] <= tree["threshold"][node]
-            node = tree["left"][node] if go_left else tree["right"][node]
-        total += model["rate"] * tree["value"][node]
-    return 1 / (1 + math.exp(-max(-30.0, min(30.0, total))))
+def compile_trees(model: dict) -> dict:
+    """The model with its trees as padded (trees × nodes) arrays, ready for ``predict``."""
+    size = max(len(t["left"]) for t in model["trees"])
+
+    def stack(key, fill):
+        return np.array([t[key] + [fill] * (size - len(t[key])) for t in model["trees"]])
+
+    arrays = {key: stack(key, fill) for key, fill in
+              (("left", -1), ("right", -1), ("feature", 0), ("threshold", 0.0), ("value", 0.0))}
+    return {**model, "arrays": arrays}
+
+
+def predict(model: dict, rows: list[list[float]]) -> np.ndarray:
+    """The compiled ensemble's probability that each block is article text (all trees at once)."""
+    a = model["arrays"]
+    x = np.asarray(rows, dtype=float).reshape(len(rows), -1)
+    trees = np.arange(a["left"].shape[0])[None, :]
+    node = np.zeros((len(rows), a["left"].shape[0]), dtype=int)
+    for _ in range(a["left"].shape[1]):
+        inner = a["left"][trees, node] >= 0
+        if not inner.any():
+            break
+        go_left = x[np.arange(len(rows))[:, None], a["feature"][trees, node]] <= a["threshold"][trees, node]
+        child = np.where(go_left, a["left"][trees, node], a["right"][trees, node])
+        node = np.where(inner, child, node)
+    total = model["init"] + model["rate"] * a["value"][trees, node].sum(axis=1)
+    return 1 / (1 + np.exp(-np.clip(total, -30, 30)))
 
 
 def choose(probabilities: list[float], words: list[int]) -> list[bool]:
@@ -95,11 +116,11 @@ def page_rows(doc, voters: list[str]) -> tuple[list[Block], list[list[float]]]:
 
 
 def find_article(doc):
-    model = load_model("best")
+    model = load_model("best", compile_trees)
     blocks, rows = page_rows(doc, model["voters"])
     if not blocks:
         raise ExtractionError("best found no text")
-    keep = choose([predict(model, row) for row in rows], [b.words for b in blocks])
+    keep = choose(list(predict(model, rows)), [b.words for b in blocks])
     if not any(keep):
         raise ExtractionError("best kept no block")
     return render(blocks, keep)

@@ -8,6 +8,7 @@ boilerplate block, keeps the largest fused run and widens it back to the headlin
 from __future__ import annotations
 
 import copy
+import re
 import textwrap
 from dataclasses import dataclass, field
 
@@ -24,6 +25,7 @@ BLOCK_TAGS = {
 _SKIP = {"script", "style", "noscript", "template", "head", "title", "svg", "iframe", "object", "select", "button"}
 _HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 _WRAP = 80
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 @dataclass
@@ -157,6 +159,18 @@ def _title_start(blocks: list[Block], start: int) -> int:
     return start
 
 
+def xml_text(text: str) -> str:
+    """``text`` without the control characters an lxml element refuses to hold."""
+    return _NOT_XML.sub("", text)
+
+
+def add_paragraph(parent, text: str, tag: str = "p"):
+    """Append a ``<tag>`` holding ``text`` to ``parent``."""
+    child = etree.SubElement(parent, tag)
+    child.text = xml_text(text)
+    return child
+
+
 def render(blocks: list[Block], keep: list[bool]):
     """A wrapper div holding the kept blocks.
 
@@ -171,10 +185,9 @@ def render(blocks: list[Block], keep: list[bool]):
             child = copy.deepcopy(block.element)
             child.tail = None
             etree.strip_elements(child, *_SKIP, with_tail=False)
+            wrapper.append(child)
         else:
-            child = lxml.html.Element(block.tag if block.tag in _HEADINGS else "p")
-            child.text = block.text
-        wrapper.append(child)
+            add_paragraph(wrapper, block.text, block.tag if block.tag in _HEADINGS else "p")
     return wrapper
 
 

@@ -38,17 +38,18 @@ def model_path(kind: str, name: str) -> Path:
 
 
 @lru_cache(maxsize=16)
-def _read(kind: str, name: str) -> dict:
+def _read(kind: str, name: str, prepare: Callable[[dict], dict] | None) -> dict:
     path = model_path(kind, name)
     try:
-        return json.loads(gzip.decompress(path.read_bytes()))
+        model = json.loads(gzip.decompress(path.read_bytes()))
     except FileNotFoundError:
         raise ExtractionError(f"{kind} model {path.name} is missing; run python -m extraction.train_{kind}") from None
+    return prepare(model) if prepare else model
 
 
-def load_model(kind: str) -> dict:
-    """The ``kind`` model currently in use."""
-    return _read(kind, _MODELS.get()[kind])
+def load_model(kind: str, prepare: Callable[[dict], dict] | None = None) -> dict:
+    """The ``kind`` model currently in use, passed through ``prepare`` once per load."""
+    return _read(kind, _MODELS.get()[kind], prepare)
 
 
 def write_model(kind: str, name: str, model: dict) -> Path:

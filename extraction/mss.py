@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import lxml.html
 
 from .article import ExtractionError
-from .boilerpipe import BLOCK_TAGS, walk
+from .boilerpipe import BLOCK_TAGS, add_paragraph, walk
 from .learned import load_model
 
 _WORD = re.compile(r"\w+")
@@ -91,7 +91,7 @@ def render(tokens: list[Token]):
         if token.word:
             paragraphs.setdefault(token.block, []).append(token.word)
     for words in paragraphs.values():
-        lxml.html.etree.SubElement(wrapper, "p").text = " ".join(words)
+        add_paragraph(wrapper, " ".join(words))
     return wrapper
 
 

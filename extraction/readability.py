@@ -15,6 +15,7 @@ import lxml.html
 from lxml import etree
 
 from .article import ExtractionError
+from .boilerpipe import xml_text
 
 UNLIKELY = re.compile(
     r"combx|comment|community|disqus|extra|foot|header|menu|remark|rss|shoutbox|sidebar|sponsor|"
@@ -32,7 +33,7 @@ _BLOCK_CHILDREN = {"a", "blockquote", "dl", "div", "img", "ol", "p", "pre", "tab
 _TAG_SCORE = {"div": 5, "pre": 3, "td": 3, "blockquote": 3, "address": -3, "ol": -3, "ul": -3, "dl": -3,
               "dd": -3, "dt": -3, "li": -3, "form": -3, "h1": -5, "h2": -5, "h3": -5, "h4": -5,
               "h5": -5, "h6": -5, "th": -5}
-_JUNK = ("script", "style", "noscript", "template", "link", "iframe", "form", "object", "embed", "svg")
+_JUNK = ("script", "style", "noscript", "template", "link", "iframe", "object", "embed", "svg")
 _MIN_ARTICLE = 250
 
 
@@ -133,13 +134,13 @@ def _wrap_loose_text(div) -> list:
     made = []
     if div.text and div.text.strip():
         p = lxml.html.Element("p")
-        p.text, div.text = div.text, None
+        p.text, div.text = xml_text(div.text), None
         div.insert(0, p)
         made.append(p)
     for child in list(div):
         if child.tail and child.tail.strip() and child.tag != "p":
             p = lxml.html.Element("p")
-            p.text, child.tail = child.tail, None
+            p.text, child.tail = xml_text(child.tail), None
             child.addnext(p)
             made.append(p)
     return made
@@ -180,7 +181,13 @@ def _good_sibling(sibling, top, scores: dict, threshold: float) -> bool:
 
 
 def _clean(article) -> None:
-    """Remove headers that look like boilerplate and containers that fail the conditional test."""
+    """Remove forms, headers that look like boilerplate and containers that fail the conditional test.
+
+    Forms go only now, not before scoring: some sites wrap the whole page in one.
+    """
+    for el in list(article.iter("form")):
+        if el is not article:
+            _drop(el)
     for el in list(article.iter("h1", "h2", "h3")):
         if class_weight(el) < 0 or link_density(el) > 0.33:
             _drop(el)

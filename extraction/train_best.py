@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.ensemble import GradientBoostingClassifier
 
-from .best import coverage, page_rows, predict, trigrams
+from .best import compile_trees, coverage, page_rows, predict, trigrams
 from .compare import FOLDS, fold_of, load_set, other_set
 from .document import parse
 from .learned import SETS, trained_on, training_command
@@ -48,7 +48,7 @@ def labelled_pages(names: list[str]) -> list[LabelledPage]:
             for page in load_set(set_name):
                 blocks, rows = page_rows(parse(page.html), names)
                 gold = trigrams(page.gold)
-                labels = [coverage(b.text, gold) >= 0.5 for b in blocks]
+                labels = [coverage(trigrams(b.text), gold) >= 0.5 for b in blocks]
                 pages.append(LabelledPage(fold_of(page), rows, labels, [b.words for b in blocks]))
     return pages
 
@@ -82,7 +82,7 @@ def checked_export(pages: list[LabelledPage], names: list[str]) -> dict:
     model = fit(pages)
     exported = export(model, names)
     sample = [row for page in pages for row in page.rows][::50]
-    drift = max(abs(predict(exported, r) - p) for r, p in zip(sample, model.predict_proba(np.array(sample))[:, 1]))
+    drift = np.abs(predict(compile_trees(exported), sample) - model.predict_proba(np.array(sample))[:, 1]).max()
     if drift > 1e-3:
         raise SystemExit(f"exported ensemble disagrees with scikit-learn by {drift:.4f}")
     return exported

@@ -9,6 +9,7 @@ block-level tags so the method has lines to compare.
 """
 from __future__ import annotations
 
+import html
 import re
 
 import lxml.html
@@ -16,8 +17,10 @@ import numpy as np
 from lxml import etree
 
 from .article import ExtractionError
+from .boilerpipe import add_paragraph
 
 _TAG = re.compile(r"<[^>]*>")
+_TAG_PIECE = re.compile(r"<[^>]*>|<[^>]*$|^[^<]*>")
 _BLOCK_START = re.compile(r"(?=<(?:p|div|li|h[1-6]|tr|table|section|article|blockquote|ul|ol|br)\b)", re.I)
 _JUNK = ("script", "style", "noscript", "template", "head", "svg")
 _LONG_LINE = 500
@@ -70,19 +73,18 @@ def _extract(doc, select) -> lxml.html.HtmlElement:
     wrapper = lxml.html.Element("div")
     for text, keep in zip(texts, select(smoothed)):
         if keep and text:
-            etree.SubElement(wrapper, "p").text = text
+            add_paragraph(wrapper, text)
     if not len(wrapper):
         raise ExtractionError("ttr kept no lines")
     return wrapper
 
 
 def _line_text(line: str) -> str:
-    if not line.strip():
-        return ""
-    try:
-        return " ".join(lxml.html.fromstring(f"<div>{line}</div>").text_content().split())
-    except etree.ParserError:
-        return ""
+    """The line's text: tags (and pieces of tags cut by the line break) removed, entities decoded.
+
+    The source is lxml's serialization, where "<" and ">" in text are always escaped.
+    """
+    return " ".join(html.unescape(_TAG_PIECE.sub(" ", line)).split())
 
 
 def find_article(doc):

@@ -16,6 +16,7 @@ import lxml.html
 from lxml import etree
 
 from .article import ExtractionError
+from .boilerpipe import add_paragraph
 
 _TAG = re.compile(r"<[^>]*>")
 _GAP = re.compile(r"\s{2,}")
@@ -76,7 +77,7 @@ def find_article(doc):
     wrapper = lxml.html.Element("div")
     for chunk, words in zip(found, lengths):
         if words >= cut:
-            lxml.html.etree.SubElement(wrapper, "p").text = chunk
+            add_paragraph(wrapper, chunk)
     if not len(wrapper):
         raise ExtractionError("whitespace found no paragraph-sized text")
     return wrapper

@@ -1,6 +1,6 @@
 """best: a learned block classifier over the other methods' votes, kept to one span."""
 from extraction import METHODS, extract
-from extraction.best import choose, coverage, predict, trigrams
+from extraction.best import choose, compile_trees, coverage, predict, trigrams
 from extraction.learned import load_model
 
 STORY = [
@@ -15,9 +15,9 @@ STORY = [
 
 def test_coverage_is_the_share_of_a_blocks_trigrams_found():
     found = trigrams("one two three four")
-    assert coverage("one two three four", found) == 1.0
-    assert coverage("one two three nine", found) == 0.5
-    assert coverage("two", found) == 1.0 and coverage("", found) == 0.0
+    assert coverage(trigrams("one two three four"), found) == 1.0
+    assert coverage(trigrams("one two three nine"), found) == 0.5
+    assert coverage(trigrams("two"), found) == 1.0 and coverage(trigrams(""), found) == 0.0
 
 
 def test_choose_keeps_one_span_and_drops_a_stray_block_far_away():
@@ -27,10 +27,11 @@ def test_choose_keeps_one_span_and_drops_a_stray_block_far_away():
 
 
 def test_model_votes_with_every_other_method_and_matches_its_own_arrays():
-    model = load_model("best")
+    model = load_model("best", compile_trees)
     assert set(model["voters"]) == set(METHODS) - {"best"}
     width = max(max(t["feature"]) for t in model["trees"]) + 1
-    assert 0 <= predict(model, [0.0] * width) <= 1
+    probabilities = predict(model, [[0.0] * width, [1.0] * width])
+    assert probabilities.shape == (2,) and all(0 <= p <= 1 for p in probabilities)
 
 
 def test_keeps_the_story_and_drops_navigation_and_footer():
@@ -50,3 +51,18 @@ def test_known_failure_boilerplate_the_voters_agree_on_is_kept():
     body = f"<p>{STORY[0]}</p><p>{STORY[1]}</p><p>{plug}</p><p>{STORY[2]}</p>"
     text = extract(f"<html><body><article>{body}</article></body></html>", method="best").text
     assert STORY[1] in text and "Subscribe to our newsletter" in text
+
+
+def test_exported_trees_predict_what_scikit_learn_predicts():
+    import numpy as np
+    from sklearn.ensemble import GradientBoostingClassifier
+
+    from extraction.train_best import RATE, export
+
+    rng = np.random.default_rng(0)
+    x = rng.random((400, 3))
+    y = (x[:, 0] + 0.5 * x[:, 1] > 0.8) & (x[:, 2] < 0.9)
+    model = GradientBoostingClassifier(n_estimators=20, max_depth=3, learning_rate=RATE, random_state=0).fit(x, y)
+    exported = export(model, ["a", "b", "c"])
+    assert "arrays" not in exported  # what is written to disk stays plain JSON
+    assert np.abs(predict(compile_trees(exported), x.tolist()) - model.predict_proba(x)[:, 1]).max() < 1e-4

@@ -48,3 +48,9 @@ def test_known_failure_a_list_article_is_cleaned_away_as_boilerplate():
     text = extract(html, method="readability").text
     # Conditional cleaning drops a div holding more list items than paragraphs: the tips are lost.
     assert STORY[0] not in text
+
+
+def test_a_page_wrapped_in_one_form_is_still_read():
+    form = '<form action="/postback" method="post">'
+    html = page().replace("<body>", f"<body>{form}").replace("</body>", "</form></body>")
+    assert STORY[2] in extract(html, method="readability").text
