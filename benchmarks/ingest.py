@@ -386,10 +386,12 @@ def main() -> int:
                           "postgres (all)": lambda: pids_named("postgres"), "redis": lambda: pids_named("redis-server"),
                           "driver": lambda: [os.getpid()]})
         print(f"{args.feeds} feeds x {args.stories} stories over {args.hosts} host names; {args.concurrency} worker "
-              f"processes; {os.cpu_count()} cores; politeness 2 connections and 1 s per host", flush=True)
+              f"processes; {os.cpu_count()} cores; politeness 2 connections and 1 s per host; "
+              f"load average before: {os.getloadavg()[0]:.1f}", flush=True)
         new = run_new_stories(args, meter, redis_client)
         unchanged = run_unchanged(args, meter)
         score_errors = (Path(var_dir) / "workers.log").read_text().count("score_stories")
+        load_after = os.getloadavg()[0]
         costs, naive_rate = step_costs(args, port)
     finally:
         if workers is not None:
@@ -413,6 +415,7 @@ def main() -> int:
         ("queues drained after, s", f"{new['elapsed']:.1f}"),
         ("score_stories errors in worker log", score_errors),
         ("(a) refreshes / feed errors", f"{unchanged['refreshes']} / {unchanged['errors']}"),
+        ("load average after (other work on this machine counts)", f"{load_after:.1f}"),
     ]))
     for name, run, wall in (("(b) new stories", new, new["elapsed"]), ("(a) unchanged refreshes", unchanged, unchanged["elapsed"])):
         total = 2 * wall

@@ -47,9 +47,18 @@ class Gate:
     def __init__(self, max_connections: int, min_delay: float, exempt: frozenset = frozenset()):
         self.max_connections, self.min_delay, self.exempt = max_connections, min_delay, exempt
 
-    def book(self, host: str) -> tuple[int, float]:
-        """Book the host's next free start; returns (booking, seconds from now until it)."""
+    def book(self, host: str, count: int = 1) -> tuple[int, float]:
+        """Book the host's next count free starts; returns (first booking, seconds from now until it).
+
+        The others follow at min_delay intervals: see bookings().
+        """
         raise NotImplementedError
+
+    def bookings(self, host: str, count: int) -> list[tuple[int, float]]:
+        """count consecutive turns on the host's calendar, booked at once: (booking, seconds from now)."""
+        first, wait = self.book(host, count)
+        step = int(self.min_delay * 1000)
+        return [(first + i * step, wait + i * step / 1000) for i in range(count)]
 
     def try_acquire(self, host: str, booking: int) -> tuple[str | None, float]:
         """(token, 0) when the booked start has come and a connection is free, else (None, seconds to wait)."""
@@ -90,7 +99,8 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 """
 _BOOK = _NOW + """
 local slot = math.max(now, tonumber(redis.call('GET', KEYS[1]) or '0'))
-redis.call('SET', KEYS[1], slot + tonumber(ARGV[1]), 'PX', slot - now + tonumber(ARGV[1]) + 60000)
+local span = tonumber(ARGV[1]) * tonumber(ARGV[2])
+redis.call('SET', KEYS[1], slot + span, 'PX', slot - now + span + 60000)
 return {slot, slot - now}
 """
 _ACQUIRE = _NOW + """
@@ -116,8 +126,8 @@ class RedisGate(Gate):
     def _key(host: str, what: str) -> str:
         return f"polite:{{{host}}}:{what}"  # the braces keep a host's keys in one Redis Cluster slot
 
-    def book(self, host):
-        slot, wait = self.book_script(keys=[self._key(host, "booked")], args=[int(self.min_delay * 1000)])
+    def book(self, host, count=1):
+        slot, wait = self.book_script(keys=[self._key(host, "booked")], args=[int(self.min_delay * 1000), count])
         return int(slot), wait / 1000
 
     def try_acquire(self, host, booking):
@@ -156,10 +166,10 @@ class FileGate(Gate):
             handle.truncate()
             handle.write(json.dumps(state))
 
-    def book(self, host):
+    def book(self, host, count=1):
         with self._state(host) as (state, now):
             slot = max(now, state.get("booked", 0))
-            state["booked"] = slot + int(self.min_delay * 1000)
+            state["booked"] = slot + count * int(self.min_delay * 1000)
             return slot, (slot - now) / 1000
 
     def try_acquire(self, host, booking):

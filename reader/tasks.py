@@ -79,14 +79,17 @@ def fetch_feed(feed_id: int, booking: int | None = None) -> int:
 
 def queue_pages(story_ids: list[int]) -> None:
     """Queue each page for its host's next free turn, so a feed's pages do not queue up at the gate."""
-    gate = politeness.gate()
-    for story_id, url in Story.objects.filter(id__in=story_ids).values_list("id", "url"):
-        host = politeness.host_of(url)
-        if gate.exempted(host):
-            fetch_story_page.delay(story_id)
-        else:
-            booking, wait = gate.book(host)
-            fetch_story_page.apply_async((story_id, 0, booking), countdown=wait or None)
+    gate, by_host = politeness.gate(), {}
+    for story_id, url in Story.objects.filter(id__in=story_ids).order_by("id").values_list("id", "url"):
+        by_host.setdefault(politeness.host_of(url), []).append(story_id)
+    with fetch_story_page.app.producer_or_acquire() as producer:
+        for host, ids in by_host.items():
+            if gate.exempted(host):
+                turns = [(None, 0.0)] * len(ids)
+            else:
+                turns = gate.bookings(host, len(ids))
+            for story_id, (booking, wait) in zip(ids, turns):
+                fetch_story_page.apply_async((story_id, 0, booking), countdown=wait or None, producer=producer)
 
 
 @shared_task(soft_time_limit=60, time_limit=90, **DB_RETRY)

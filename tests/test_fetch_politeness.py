@@ -112,3 +112,11 @@ def test_booking_spreads_a_hosts_requests_by_the_delay(make_gate, tmp_path):
     assert waits[0] < 0.05
     assert all(abs((b - a) - DELAY) < 0.05 for a, b in zip(waits, waits[1:])), waits
     assert gate.book(f"{uuid.uuid4().hex}.example")[1] < 0.05  # another host is free now
+
+
+@pytest.mark.parametrize("make_gate", GATES)
+def test_booking_several_turns_at_once_keeps_the_calendar(make_gate, tmp_path):
+    gate, host = make_gate(tmp_path), f"{uuid.uuid4().hex}.example"
+    turns = gate.bookings(host, 4)
+    assert [b - turns[0][0] for b, _ in turns] == [0, 300, 600, 900]
+    assert abs(gate.book(host)[1] - 4 * DELAY) < 0.05  # the next single booking comes after all four
