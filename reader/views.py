@@ -111,7 +111,7 @@ def add_subscription(request, form):
     else:
         try:
             found = subscribing.discover(url)
-        except (FetchError, ValueError) as exc:
+        except (subscribing.DiscoveryError, FetchError, ValueError) as exc:
             form.add_error("url", f"Could not read that address: {exc}")
             return None
         if not found:
