@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import io
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime, timezone as dt_timezone
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
@@ -107,8 +107,24 @@ def parse(content: bytes, url: str, content_type: str = "", max_entries: int = 5
     else:
         parsed = _parse_xml(content, url, content_type)
     parsed.total_entries = len(parsed.entries)
-    parsed.entries = parsed.entries[:max_entries]
-    return parsed
+    parsed.entries = [_without_nul(entry) for entry in parsed.entries[:max_entries]]
+    return _without_nul(parsed)
+
+
+def _without_nul(record):
+    """PostgreSQL text and JSON cannot hold NUL characters, and no feed means one: drop them from every field."""
+    def scrub(value):
+        if isinstance(value, str):
+            return value.replace("\x00", "")
+        if isinstance(value, list):
+            return [scrub(v) for v in value]
+        if isinstance(value, dict):
+            return {scrub(k): scrub(v) for k, v in value.items()}
+        return value
+
+    for name in (f.name for f in fields(record) if f.name != "entries"):
+        setattr(record, name, scrub(getattr(record, name)))
+    return record
 
 
 def _parse_xml(content: bytes, url: str, content_type: str) -> ParsedFeed:
