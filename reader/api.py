@@ -54,6 +54,17 @@ def body(request) -> dict:
     return data
 
 
+MAX_ID = 2 ** 63 - 1
+
+
+def id_list(text: str) -> list[int]:
+    """'1,2,3' -> [1, 2, 3]; ValueError unless every item is a possible row id (the database overflows past it)."""
+    ids = [int(i) for i in text.split(",") if i.strip()]
+    if not all(0 < i <= MAX_ID for i in ids):
+        raise ValueError(f"row ids are between 1 and {MAX_ID}")
+    return ids
+
+
 def entry_json(entry: Entry) -> dict:
     story = entry.story
     return {
@@ -160,7 +171,7 @@ def save(request, entry, data):
 def progress(request):
     """How the user's newly added feeds are doing: fetched yet, stories in, pages extracted."""
     try:
-        ids = [int(i) for i in request.GET.get("feeds", "").split(",") if i.strip()]
+        ids = id_list(request.GET.get("feeds", ""))
     except ValueError:
         return error("bad_feeds", "feeds must be a comma-separated list of feed ids", 400)
     feeds = (Feed.objects.filter(id__in=ids[:2000], subscriptions__user=request.user)

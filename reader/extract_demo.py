@@ -54,7 +54,7 @@ class Source:
 
 
 def check_methods(methods: list[str]) -> list[str]:
-    unknown = [m for m in methods if m not in extraction.METHODS]
+    unknown = [str(m) for m in methods if not isinstance(m, str) or m not in extraction.METHODS]  # JSON may send a list
     if unknown or not methods:
         raise DemoError("unknown_method", 400,
                         f"Unknown method {', '.join(unknown) or '(none)'}; choose from {', '.join(extraction.METHODS)}")

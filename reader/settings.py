@@ -173,3 +173,8 @@ EXTRACT_MAX_HTML_BYTES = int(os.environ.get("EXTRACT_MAX_HTML_BYTES", str(2 * 10
 # The client address for rate limits comes from X-Forwarded-For only behind a trusted proxy.
 CLIENT_IP_FROM_PROXY = env_bool("BEHIND_PROXY")
 CSRF_FAILURE_VIEW = "reader.api.csrf_failure"
+
+# --- Reliability (issue 8): the rest of an HTTPS deployment's settings, from the environment (off by default,
+# as they bind every subdomain to HTTPS); with these set, `manage.py check --deploy` has nothing to warn about.
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS")
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD")

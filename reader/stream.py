@@ -5,6 +5,7 @@ order of the entry_* indexes (user, [flag,] -score, -id). No OFFSET: deep pages 
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet
@@ -34,7 +35,10 @@ def encode_cursor(entry: Entry) -> str:
 def decode_cursor(cursor: str) -> tuple[float, int]:
     try:
         score, entry_id = cursor.split("_")
-        return float(score), int(entry_id)
+        score, entry_id = float(score), int(entry_id)
+        if not (math.isfinite(score) and 0 < entry_id < 2 ** 63):  # beyond these the database errs, not the cursor
+            raise ValueError(cursor)
+        return score, entry_id
     except ValueError:
         raise BadCursor(f"not a feed cursor: {cursor[:40]!r}") from None
 

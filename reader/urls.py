@@ -1,29 +1,40 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import include, path, register_converter
+from django.urls.converters import IntConverter
 
 from . import api, views
 
+
+
+class IdConverter(IntConverter):
+    """A row id: at most 18 digits, so a longer number is a 404 rather than an overflow in the database."""
+
+    regex = "[0-9]{1,18}"
+
+
+register_converter(IdConverter, "id")
+
 urlpatterns = [
     path("", views.home, name="home"),
-    path("stories/<int:story_id>/", views.story, name="story"),
-    path("stories/<int:story_id>/rate", views.rate, name="rate"),
-    path("stories/<int:story_id>/save", views.save, name="save"),
+    path("stories/<id:story_id>/", views.story, name="story"),
+    path("stories/<id:story_id>/rate", views.rate, name="rate"),
+    path("stories/<id:story_id>/save", views.save, name="save"),
     path("subscriptions/", views.subscriptions, name="subscriptions"),
-    path("subscriptions/<int:subscription_id>/unsubscribe", views.unsubscribe, name="unsubscribe"),
-    path("subscriptions/<int:subscription_id>/folder", views.set_folder, name="set_folder"),
+    path("subscriptions/<id:subscription_id>/unsubscribe", views.unsubscribe, name="unsubscribe"),
+    path("subscriptions/<id:subscription_id>/folder", views.set_folder, name="set_folder"),
     path("subscriptions/import", views.opml_import, name="opml_import"),
     path("subscriptions/export.opml", views.opml_export, name="opml_export"),
     path("subscriptions/progress", views.progress, name="progress"),
     path("taste/", views.taste, name="taste"),
     path("taste/rules", views.add_rule, name="add_rule"),
-    path("taste/rules/<int:rule_id>/delete", views.delete_rule, name="delete_rule"),
+    path("taste/rules/<id:rule_id>/delete", views.delete_rule, name="delete_rule"),
     path("extract/", views.extract_page, name="extract"),
     path("api/extract", api.extract, name="api_extract"),
     path("api/stories", api.stories, name="api_stories"),
-    path("api/stories/<int:story_id>/rating", api.rating, name="api_rating"),
-    path("api/stories/<int:story_id>/read", api.read, name="api_read"),
-    path("api/stories/<int:story_id>/save", api.save, name="api_save"),
+    path("api/stories/<id:story_id>/rating", api.rating, name="api_rating"),
+    path("api/stories/<id:story_id>/read", api.read, name="api_read"),
+    path("api/stories/<id:story_id>/save", api.save, name="api_save"),
     path("api/progress", api.progress, name="api_progress"),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/password_change/", auth_views.PasswordChangeView.as_view(

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 import extraction
 from extraction.fetch import FetchError
 
-from . import opml, ranking, stream, subscribe as subscribing
+from . import api, opml, ranking, stream, subscribe as subscribing
 from .forms import FolderForm, OpmlForm, RuleForm, SignupForm, SubscribeForm
 from .models import Entry, Rating, Rule, Subscription
 from .tasks import fetch_feed, retrain_user
@@ -121,7 +121,7 @@ def add_subscription(request, form):
     else:
         try:
             found = subscribing.discover(url)
-        except (FetchError, ValueError) as exc:
+        except (subscribing.DiscoveryError, FetchError, ValueError) as exc:
             form.add_error("url", f"Could not read that address: {exc}")
             return None
         if not found:
@@ -203,9 +203,12 @@ def opml_export(request):
 @login_required
 def progress(request):
     """A page that follows newly added feeds while they are fetched (it polls /api/progress)."""
-    ids = [i for i in request.GET.get("feeds", "").split(",") if i.isdigit()]
+    try:
+        ids = api.id_list(request.GET.get("feeds", ""))[:2000]
+    except ValueError:
+        ids = []
     feeds = request.user.subscriptions.filter(feed_id__in=ids).select_related("feed")
-    return render(request, "reader/progress.html", {"subscriptions": feeds, "ids": ",".join(ids)})
+    return render(request, "reader/progress.html", {"subscriptions": feeds, "ids": ",".join(map(str, ids))})
 
 
 @login_required

@@ -107,3 +107,20 @@ def test_xml_attacks_are_refused_or_inert(server, allow_loopback, tmp_path):
     # Every entity-declaring document is refused outright; only the external-DTD one may be read (inertly).
     assert {k for k, v in results.items() if v == "read"} <= {f"{kind} external DTD {enc}" for kind in ("feed", "opml")
                                                              for enc in ("utf-8", "utf-16")}, results
+
+
+def test_feed_with_a_broken_encoding_parses_in_linear_time():
+    """Found by the fuzzer: feedparser's encoding guess (chardet) was quadratic in runs of letters."""
+    from reader.parsing import parse
+
+    timings = {}
+    for size in (10_000, 1_000_000):
+        feed = (b'<?xml version="1.0" encoding="utf-8"?><rss version="2.0"><channel><title>\xed\xa0\x80</title>'
+                b'<item><title>t</title><link>http://example.com/' + b"a" * size + b'</link></item></channel></rss>')
+        started = time.monotonic()
+        parsed = parse(feed, "http://example.com/feed.xml")
+        timings[size] = time.monotonic() - started
+        assert len(parsed.entries) == 1
+    record("broken_encoding", "Feed with invalid UTF-8 and a long run of letters", {
+        "10 KB s": round(timings[10_000], 3), "1 MB s": round(timings[1_000_000], 2)}, "< 2 s for 1 MB")
+    assert timings[1_000_000] < 2
