@@ -17,7 +17,6 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 import extraction
-from extraction.fetch import FetchError
 
 from . import ranking, stream, subscribe as subscribing
 from .forms import FolderForm, OpmlForm, RuleForm, SignupForm, SubscribeForm
@@ -101,34 +100,27 @@ def safe_next(request) -> str:
     return target if target.startswith("/") and not target.startswith("//") else reverse("home")
 
 
-def start_fetching(feeds) -> str:
-    """Queue the feeds for fetching and return the progress page that follows them."""
-    ids = [feed.id for feed in feeds]
-    for feed_id in ids:
-        fetch_feed.delay(feed_id)
-    return f"{reverse('progress')}?feeds={','.join(map(str, ids))}"
+def progress_url(feed_ids) -> str:
+    """The page that follows these feeds while they are fetched."""
+    return f"{reverse('progress')}?feeds={','.join(map(str, feed_ids))}"
 
 
 def add_subscription(request, form):
     """Subscribe to the address, or to the one feed found there; several feeds found -> let the user choose."""
     url, folder = form.cleaned_data["url"], form.cleaned_data["folder"]
-    if request.POST.get("chosen"):
-        chosen = url
+    if request.POST.get("chosen"):  # one of the candidates offered below
+        feed, _ = subscribing.subscribe(request.user, url, folder=folder)
     else:
         try:
-            found = subscribing.discover(url)
-        except (FetchError, ValueError) as exc:
-            form.add_error("url", f"Could not read that address: {exc}")
+            feed, candidates = subscribing.subscribe_url(request.user, url, folder=folder)
+        except subscribing.DiscoveryError as exc:
+            form.add_error("url", str(exc))
             return None
-        if not found:
-            form.add_error("url", "No feed found at that address")
-            return None
-        if len(found) > 1:
-            return render(request, "reader/choose_feed.html", {"candidates": found, "folder": folder})
-        chosen = found[0].url
-    feed, created = subscribing.subscribe(request.user, chosen, folder=folder)
-    messages.success(request, f"Subscribed to {feed}" if created else f"You already follow {feed}")
-    return redirect(start_fetching([feed]))
+        if feed is None:
+            return render(request, "reader/choose_feed.html", {"candidates": candidates, "folder": folder})
+    fetch_feed.delay(feed.id)
+    messages.success(request, f"Subscribed to {feed}")
+    return redirect(progress_url([feed.id]))
 
 
 @login_required
@@ -171,7 +163,7 @@ def set_folder(request, subscription_id):
 @login_required
 @require_POST
 def opml_import(request):
-    from . import opml  # written by the ingestion work
+    from . import opml  # the ingestion work's module, imported here until it is merged
 
     form = OpmlForm(request.POST, request.FILES)
     if not form.is_valid():
@@ -180,20 +172,21 @@ def opml_import(request):
         return redirect("subscriptions")
     started = timezone.now() - timedelta(seconds=1)
     try:
-        report = opml.import_opml(request.user, form.cleaned_data["file"].read())
-    except ValueError as exc:
+        report = opml.import_opml(request.user, form.cleaned_data["file"].read())  # queues the new feeds
+    except opml.OpmlError as exc:
         messages.error(request, f"That file could not be imported: {exc}")
         return redirect("subscriptions")
-    for failure in list(getattr(report, "failures", []))[:20]:
-        messages.warning(request, str(failure))
-    added = [s.feed for s in request.user.subscriptions.filter(created_at__gte=started).select_related("feed")]
-    messages.success(request, f"Imported {len(added)} new feed(s)")
-    return redirect(start_fetching(added))
+    messages.success(request, f"{report.found} feeds in the file: {report.subscribed} subscribed, "
+                              f"{report.already} already followed, {len(report.failed)} skipped")
+    for what, why in report.failed[:20]:
+        messages.warning(request, f"Skipped {what}: {why}")
+    added = request.user.subscriptions.filter(created_at__gte=started).values_list("feed_id", flat=True)
+    return redirect(progress_url(added))
 
 
 @login_required
 def opml_export(request):
-    from . import opml  # written by the ingestion work
+    from . import opml  # the ingestion work's module, imported here until it is merged
 
     response = HttpResponse(opml.export_opml(request.user), content_type="text/x-opml; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="subscriptions.opml"'

@@ -1,7 +1,7 @@
 """Subscribing with discovery (and a choice when a site has several feeds), folders, unsubscribing, OPML.
 
-Discovery and OPML parsing belong to the ingestion code; here they are stand-ins so that these tests pin
-down what the pages do with their answers.
+Discovery and OPML parsing belong to the ingestion code (reader.subscribe.subscribe_url, reader.opml);
+here they are stand-ins with the same contract, so these tests pin down what the pages do with the answers.
 """
 import sys
 import types
@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+import reader
 from reader import subscribe as subscribing
 from reader import views
 from reader.models import Entry, Rating, Subscription
@@ -30,8 +31,21 @@ def queued(monkeypatch):
     return record_delay(monkeypatch, views.fetch_feed)
 
 
+class DiscoveryError(Exception):
+    pass
+
+
 def found(monkeypatch, *candidates):
-    monkeypatch.setattr(subscribing, "discover", lambda url: list(candidates), raising=False)
+    """subscribe_url as ingestion has it: subscribe to the one feed found, or hand back the candidates."""
+    def subscribe_url(user, url, folder=""):
+        if not candidates:
+            raise DiscoveryError(f"no feed found at {url}")
+        if len(candidates) > 1:
+            return None, list(candidates)
+        return subscribing.subscribe(user, candidates[0].url, folder)[0], list(candidates)
+
+    monkeypatch.setattr(subscribing, "subscribe_url", subscribe_url, raising=False)
+    monkeypatch.setattr(subscribing, "DiscoveryError", DiscoveryError, raising=False)
 
 
 def test_one_feed_found_subscribes_fetches_and_shows_progress(ann, client_ann, monkeypatch, queued):
@@ -57,7 +71,7 @@ def test_several_feeds_found_lets_the_user_choose(ann, client_ann, monkeypatch, 
 
 def test_nothing_found_or_bad_address_explains_itself(client_ann, monkeypatch, queued):
     found(monkeypatch)
-    assert "No feed found" in client_ann.post("/subscriptions/", {"url": "https://empty.example/"}).content.decode()
+    assert "no feed found at" in client_ann.post("/subscriptions/", {"url": "https://empty.example/"}).content.decode()
     page = client_ann.post("/subscriptions/", {"url": "javascript:alert(1)"}).content.decode()
     assert "errorlist" in page
     assert not Subscription.objects.exists() and queued == []
@@ -93,26 +107,37 @@ def test_move_to_folder_and_unsubscribe_touch_only_own_subscriptions(ann, client
 @pytest.fixture
 def fake_opml(monkeypatch, ann):
     module = types.ModuleType("reader.opml")
+    module.OpmlError = type("OpmlError", (Exception,), {})
 
     def import_opml(user, data):
-        assert data.startswith(b"<?xml")
+        if not data.startswith(b"<?xml"):
+            raise module.OpmlError("not an OPML file: syntax error")
         for url in ("https://a.example/feed", "https://b.example/feed"):
             subscribing.subscribe(user, url, folder="Imported")
-        return types.SimpleNamespace(failures=["https://c.example/feed: not a feed"])
+        return types.SimpleNamespace(found=3, subscribed=2, already=0, new_feed_ids=[],
+                                     failed=[("https://c.example/feed", "not an http(s) URL")])
 
     module.import_opml = import_opml
     module.export_opml = lambda user: b'<?xml version="1.0"?><opml version="2.0"><body/></opml>'
     monkeypatch.setitem(sys.modules, "reader.opml", module)
+    monkeypatch.setattr(reader, "opml", module, raising=False)
     return module
 
 
-def test_opml_import_subscribes_reports_failures_and_follows_progress(ann, client_ann, fake_opml, queued):
+def test_opml_import_reports_skipped_feeds_and_follows_progress(ann, client_ann, fake_opml):
     upload = SimpleUploadedFile("feeds.opml", b'<?xml version="1.0"?><opml/>', content_type="text/x-opml")
-    response = client_ann.post("/subscriptions/import", {"file": upload}, follow=True)
-    html = response.content.decode()
-    assert "not a feed" in html and "Imported 2 new feed(s)" in html
-    ids = set(Subscription.objects.filter(user=ann).values_list("feed_id", flat=True))
-    assert len(ids) == 2 and set(queued) == ids
+    response = client_ann.post("/subscriptions/import", {"file": upload})
+    ids = sorted(Subscription.objects.filter(user=ann).values_list("feed_id", flat=True))
+    assert len(ids) == 2 and response["Location"] == f"/subscriptions/progress?feeds={ids[0]},{ids[1]}"
+    html = client_ann.get(response["Location"]).content.decode()
+    assert "3 feeds in the file: 2 subscribed" in html and "Skipped https://c.example/feed: not an http(s) URL" in html
+
+
+def test_a_file_that_is_not_opml_changes_nothing(ann, client_ann, fake_opml):
+    upload = SimpleUploadedFile("feeds.opml", b"PK\x03\x04 a zip file", content_type="application/zip")
+    html = client_ann.post("/subscriptions/import", {"file": upload}, follow=True).content.decode()
+    assert "That file could not be imported: not an OPML file" in html
+    assert not Subscription.objects.exists()
 
 
 def test_opml_export_is_a_download(client_ann, fake_opml):
