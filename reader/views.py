@@ -4,7 +4,6 @@ Calls into other parts of the reader (discovery, OPML, the taste summary) all ha
 """
 from __future__ import annotations
 
-from datetime import timedelta
 
 import nh3
 from django.contrib import messages
@@ -17,7 +16,6 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 import extraction
-from extraction.fetch import FetchError
 
 from . import api, opml, ranking, stream, subscribe as subscribing
 from .forms import FolderForm, OpmlForm, RuleForm, SignupForm, SubscribeForm
@@ -101,38 +99,27 @@ def safe_next(request) -> str:
     return target if target.startswith("/") and not target.startswith("//") else reverse("home")
 
 
-def progress_url(feed_ids: list[int]) -> str:
+def progress_url(feed_ids) -> str:
+    """The page that follows these feeds while they are fetched."""
     return f"{reverse('progress')}?feeds={','.join(map(str, feed_ids))}"
-
-
-def start_fetching(feeds) -> str:
-    """Queue the feeds for fetching and return the progress page that follows them."""
-    ids = [feed.id for feed in feeds]
-    for feed_id in ids:
-        fetch_feed.delay(feed_id)
-    return progress_url(ids)
 
 
 def add_subscription(request, form):
     """Subscribe to the address, or to the one feed found there; several feeds found -> let the user choose."""
     url, folder = form.cleaned_data["url"], form.cleaned_data["folder"]
-    if request.POST.get("chosen"):
-        chosen = url
+    if request.POST.get("chosen"):  # one of the candidates offered below
+        feed, _ = subscribing.subscribe(request.user, url, folder=folder)
     else:
         try:
-            found = subscribing.discover(url)
-        except (subscribing.DiscoveryError, FetchError, ValueError) as exc:
-            form.add_error("url", f"Could not read that address: {exc}")
+            feed, candidates = subscribing.subscribe_url(request.user, url, folder=folder)
+        except subscribing.DiscoveryError as exc:
+            form.add_error("url", str(exc))
             return None
-        if not found:
-            form.add_error("url", "No feed found at that address")
-            return None
-        if len(found) > 1:
-            return render(request, "reader/choose_feed.html", {"candidates": found, "folder": folder})
-        chosen = found[0].url
-    feed, created = subscribing.subscribe(request.user, chosen, folder=folder)
-    messages.success(request, f"Subscribed to {feed}" if created else f"You already follow {feed}")
-    return redirect(start_fetching([feed]))
+        if feed is None:
+            return render(request, "reader/choose_feed.html", {"candidates": candidates, "folder": folder})
+    fetch_feed.delay(feed.id)
+    messages.success(request, f"Subscribed to {feed}")
+    return redirect(progress_url([feed.id]))
 
 
 @login_required
@@ -181,16 +168,16 @@ def opml_import(request):
             messages.error(request, problem)
         return redirect("subscriptions")
     try:
-        report = opml.import_opml(request.user, form.cleaned_data["file"].read())
+        report = opml.import_opml(request.user, form.cleaned_data["file"].read())  # queues the new feeds
     except opml.OpmlError as exc:
         messages.error(request, f"That file could not be imported: {exc}")
         return redirect("subscriptions")
-    for what, why in report.failed[:20]:
-        messages.warning(request, f"{what}: {why}")
     messages.success(request, f"{report.found} feeds in the file: {report.subscribed} subscribed, "
-                              f"{report.already} already subscribed, {len(report.failed)} failed")
-    subscribed = request.user.subscriptions.filter(feed_id__in=report.feed_ids).values_list("feed_id", flat=True)
-    return redirect(progress_url(list(subscribed)))
+                              f"{report.already} already followed, {len(report.failed)} skipped")
+    for what, why in report.failed[:20]:
+        messages.warning(request, f"Skipped {what}: {why}")
+    followed = request.user.subscriptions.filter(feed_id__in=report.feed_ids).values_list("feed_id", flat=True)
+    return redirect(progress_url(followed))
 
 
 @login_required

@@ -28,8 +28,21 @@ def queued(monkeypatch):
     return record_delay(monkeypatch, views.fetch_feed)
 
 
+class DiscoveryError(Exception):
+    pass
+
+
 def found(monkeypatch, *candidates):
-    monkeypatch.setattr(subscribing, "discover", lambda url: list(candidates), raising=False)
+    """subscribe_url as ingestion has it: subscribe to the one feed found, or hand back the candidates."""
+    def subscribe_url(user, url, folder=""):
+        if not candidates:
+            raise DiscoveryError(f"no feed found at {url}")
+        if len(candidates) > 1:
+            return None, list(candidates)
+        return subscribing.subscribe(user, candidates[0].url, folder)[0], list(candidates)
+
+    monkeypatch.setattr(subscribing, "subscribe_url", subscribe_url, raising=False)
+    monkeypatch.setattr(subscribing, "DiscoveryError", DiscoveryError, raising=False)
 
 
 def test_one_feed_found_subscribes_fetches_and_shows_progress(ann, client_ann, monkeypatch, queued):
@@ -55,7 +68,7 @@ def test_several_feeds_found_lets_the_user_choose(ann, client_ann, monkeypatch, 
 
 def test_nothing_found_or_bad_address_explains_itself(client_ann, monkeypatch, queued):
     found(monkeypatch)
-    assert "No feed found" in client_ann.post("/subscriptions/", {"url": "https://empty.example/"}).content.decode()
+    assert "no feed found at" in client_ann.post("/subscriptions/", {"url": "https://empty.example/"}).content.decode()
     page = client_ann.post("/subscriptions/", {"url": "javascript:alert(1)"}).content.decode()
     assert "errorlist" in page
     assert not Subscription.objects.exists() and queued == []
@@ -103,7 +116,7 @@ def test_opml_import_subscribes_reports_failures_and_follows_progress(ann, clien
     assert len(ids) == 2 and set(queued) == ids
     assert response["Location"].startswith("/subscriptions/progress?feeds=")
     html = client_ann.get(response["Location"]).content.decode()
-    assert "ftp://c.example/feed" in html and "2 subscribed" in html
+    assert "Skipped ftp://c.example/feed" in html and "3 feeds in the file: 2 subscribed" in html
 
 
 def test_a_file_that_is_not_opml_is_refused_with_a_message(ann, client_ann):

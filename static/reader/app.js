@@ -8,3 +8,4 @@ actions.install();
 keys.install();
 scroll.install();
 progress.install();
+document.documentElement.dataset.js = "ready"; // the page is enhanced (tests wait for this)

@@ -37,3 +37,8 @@ def log_in(page, username: str, password: str) -> None:
     page.get_by_label(re.compile("^Password")).fill(password)
     page.get_by_role("button", name="Log in").click()
     page.wait_for_url(re.compile(r"/(\?.*)?$"))
+
+
+def ready(page) -> None:
+    """Wait until the page script has enhanced the page (buttons, keys), not just until the HTML is there."""
+    page.wait_for_selector("html[data-js=ready]", state="attached")

@@ -2,7 +2,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from e2e.browser import log_in
+from e2e.browser import log_in, ready
 from ui_factories import make_entries, make_feed, make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -14,6 +14,7 @@ def test_scrolling_loads_every_story_once_in_order(page):
     make_entries(reader, make_feed(reader), scores)
     log_in(page, "scroller", "a-long-passphrase-1")
     page.goto("/?filter=all")
+    ready(page)
     entries = page.locator("[data-entries] .entry")
     expect(entries).to_have_count(40)
     for expected in (80, 95):
