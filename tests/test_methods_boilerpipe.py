@@ -1,6 +1,6 @@
 """boilerpipe: shallow text features classify blocks; the largest fused run is the article."""
 from extraction import extract
-from extraction.boilerpipe import classify, text_blocks
+from extraction.boilerpipe import classify, find_article, text_blocks
 from extraction.document import parse
 
 SENTENCE = ("The orchestra announced its new season yesterday, with three premieres, a festival of "
@@ -29,9 +29,11 @@ def test_after_a_link_list_only_a_long_next_block_vouches_for_a_block():
 def test_article_run_widens_back_to_the_headline_and_stops_at_the_footer():
     html = f"""<html><body>{menu()}<h1>New season</h1><p>{SENTENCE}</p><p>Short, but inside.</p>
     <p>{SENTENCE}</p>{menu()}<div>Copyright 2026 the orchestra</div></body></html>"""
-    text = extract(html, method="boilerpipe").text
-    assert text.startswith("New season") and "Short, but inside." in text
+    # find_article itself: the shared pipeline later drops a headline that repeats the title.
+    text = " ".join(find_article(parse(html)).itertext())
+    assert text.lstrip().startswith("New season") and "Short, but inside." in text
     assert "Section number" not in text and "Copyright" not in text
+    assert extract(html, method="boilerpipe").title == "New season"
 
 
 def test_known_failure_text_after_two_boilerplate_blocks_is_lost():
