@@ -14,24 +14,21 @@ import re
 
 import lxml.html
 import numpy as np
-from lxml import etree
 
 from .article import ExtractionError
 from .boilerpipe import add_paragraph
+from .whitespace import visible_markup
 
 _TAG = re.compile(r"<[^>]*>")
 _TAG_PIECE = re.compile(r"<[^>]*>|<[^>]*$|^[^<]*>")
 _BLOCK_START = re.compile(r"(?=<(?:p|div|li|h[1-6]|tr|table|section|article|blockquote|ul|ol|br)\b)", re.I)
-_JUNK = ("script", "style", "noscript", "template", "head", "svg")
 _LONG_LINE = 500
 _RADIUS = 3
 
 
 def lines(doc) -> list[str]:
-    etree.strip_elements(doc, *_JUNK, with_tail=False)
-    source = lxml.html.tostring(doc, encoding="unicode")
     out = []
-    for line in source.splitlines():
+    for line in visible_markup(doc).splitlines():
         out.extend(_BLOCK_START.split(line) if len(line) > _LONG_LINE else [line])
     return [line for line in out if line.strip()]
 

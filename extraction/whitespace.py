@@ -47,11 +47,15 @@ def otsu(values: list[float]) -> float:
     return best_cut
 
 
+def visible_markup(doc) -> str:
+    """The page's serialized HTML without scripts, styles and other text that is never shown."""
+    etree.strip_elements(doc, *_JUNK, with_tail=False)
+    return lxml.html.tostring(doc, encoding="unicode")
+
+
 def blanked(doc) -> str:
     """The page's markup with every tag turned into spaces of the same length."""
-    etree.strip_elements(doc, *_JUNK, with_tail=False)
-    source = lxml.html.tostring(doc, encoding="unicode")
-    return html.unescape(_TAG.sub(lambda m: " " * len(m.group()), source))
+    return html.unescape(_TAG.sub(lambda m: " " * len(m.group()), visible_markup(doc)))
 
 
 def chunks(text: str) -> list[str]:
