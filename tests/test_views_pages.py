@@ -96,8 +96,9 @@ def test_forms_work_without_javascript(ann, client_ann):
     response = client_ann.post(f"/stories/{entry.story_id}/save", {"saved": "true", "next": "/?filter=saved"})
     assert response["Location"] == "/?filter=saved"
     assert Entry.objects.get(id=entry.id).saved
-    off_site = client_ann.post(f"/stories/{entry.story_id}/rate", {"rating": "good", "next": "//evil.example/"})
-    assert off_site["Location"] == "/"
+    for elsewhere in ("//evil.example/", "https://evil.example/", "/\\evil.example/"):
+        off_site = client_ann.post(f"/stories/{entry.story_id}/rate", {"rating": "good", "next": elsewhere})
+        assert off_site["Location"] == "/"
     assert ann.ratings.get().value == 1
 
 
