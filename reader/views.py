@@ -43,8 +43,9 @@ def home(request):
 
 
 def article_html(story, source: str) -> tuple[str, str]:
-    """(which, html): the extracted article unless the reader asked for the feed's own content."""
-    if source != "feed" and story.extracted_html:
+    """(which, html): what the reader asked for, else the better of the extracted page and the feed's text."""
+    wants_article = story.best_is_extracted if source not in ("feed", "article") else source == "article"
+    if wants_article and story.extracted_html:
         which, html = "article", story.extracted_html
     else:
         which, html = "feed", story.summary_html
