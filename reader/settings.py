@@ -154,3 +154,6 @@ POLITE_MAX_CONNECTIONS = int(os.environ.get("POLITE_MAX_CONNECTIONS", "2"))
 POLITE_MIN_DELAY = float(os.environ.get("POLITE_MIN_DELAY", "1.0"))
 # Literal loopback names are the demo site and test fixtures, not someone else's server.
 POLITE_EXEMPT_HOSTS = env_list("POLITE_EXEMPT_HOSTS", "localhost,127.0.0.1,::1")
+if CELERY_BROKER_URL == "filesystem://":
+    # The disk broker's remote-control files belong with its messages, not in the working directory.
+    CELERY_BROKER_TRANSPORT_OPTIONS["control_folder"] = str(BROKER_DIR / "control")
