@@ -29,6 +29,7 @@ _WEAK_WORDS = frozenset("""
     outbrain taboola dfp gpt
     nav navbar navigation menu skip
     footer masthead sidebar widget rail aside toolbar lightbox gallery slideshow carousel legend legends
+    settings controls
     social facebook twitter whatsapp pinterest linkedin email
     tags tagcloud tag-list topics keywords paywall
     byline author-bio bio about-author
