@@ -19,7 +19,11 @@ ORDER = ["ssrf", "rebinding", "limits", "xml_bombs", "broken_encoding", "xss", "
 
 def table(data: dict) -> str:
     lines = []
-    for key in sorted(data, key=lambda k: (ORDER.index(k) if k in ORDER else len(ORDER), k)):
+    def place(key):
+        group = key.split(":")[0]
+        return (ORDER.index(group) if group in ORDER else len(ORDER), key)
+
+    for key in sorted(data, key=place):
         entry = data[key]
         lines += [f"### {entry['title']}", "",
                   f"Target: {entry['target']}. Measured {entry['measured_at']} on {entry['database']}.", "",

@@ -81,8 +81,8 @@ class PrivatePostgres:
                           "-o", f"-p {self.port} -k {self.socket_dir} -c listen_addresses=127.0.0.1", "start")
 
     def restart(self) -> None:
-        self._as_postgres(str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w",
-                          "-o", f"-p {self.port} -k {self.socket_dir} -c listen_addresses=127.0.0.1", "restart")
+        self._as_postgres(str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-l", str(self.data / "log"), "-m", "fast",
+                          "-w", "-o", f"-p {self.port} -k {self.socket_dir} -c listen_addresses=127.0.0.1", "restart")
 
     def stop(self) -> None:
         if self.data.exists():
