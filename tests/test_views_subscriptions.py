@@ -11,6 +11,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
+import reader
 from reader import subscribe as subscribing
 from reader import views
 from reader.models import Entry, Rating, Subscription
@@ -118,6 +119,8 @@ def fake_opml(monkeypatch, ann):
     module.import_opml = import_opml
     module.export_opml = lambda user: b'<?xml version="1.0"?><opml version="2.0"><body/></opml>'
     monkeypatch.setitem(sys.modules, "reader.opml", module)
+    # `from . import opml` finds the package attribute first, which exists once any test module imported it.
+    monkeypatch.setattr(reader, "opml", module, raising=False)
     return module
 
 
