@@ -18,6 +18,6 @@ def test_feed_page_under_50_connections(tmp_path):
                    cwd=ROOT, check=True, timeout=850)
     result = json.loads(out.read_text())
     record("load", "Load: feed page, wrk 50 connections, gunicorn (3 sync workers), PostgreSQL", result,
-           "p99 < 200 ms, no errors")
+           "p99 < 200 ms, no errors", database="PostgreSQL (private reader_load database)")
     assert result["requests"] > 0 and result["non-2xx"] == 0 and result["socket errors"] == 0
     assert result["p99 ms"] < 200, result

@@ -156,5 +156,5 @@ def test_no_work_is_lost_or_duplicated_through_a_fault(rig, name):
     result = drill(rig, f"s{list(SCENARIOS).index(name)}", when, lambda: fault(rig))
     record(f"worker_faults: {name}", f"Worker fault: {name} ({FEEDS} feeds x {PER_FEED} pages; prefork worker, "
                                      f"2 children; broker visibility timeout {VISIBILITY_TIMEOUT} s)",
-           result, "0 lost, 0 duplicates")
+           result, "0 lost, 0 duplicates", database="private PostgreSQL + Redis")
     assert result["lost"] == 0 and result["duplicates"] == 0, result
