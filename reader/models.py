@@ -16,6 +16,7 @@ class Feed(models.Model):
     next_fetch_at = models.DateTimeField(default=timezone.now, db_index=True)
     fetch_interval = models.PositiveIntegerField(default=3600, help_text="seconds between refreshes")
     locked_until = models.DateTimeField(null=True, blank=True, help_text="a worker is fetching it until then")
+    locked_by = models.CharField(max_length=64, blank=True, help_text="the task holding the lock")
     error_count = models.PositiveIntegerField(default=0)
     last_error = models.TextField(blank=True)
     last_error_at = models.DateTimeField(null=True, blank=True)

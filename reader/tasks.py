@@ -6,6 +6,7 @@ stories are inserted or ignored, and a page already extracted is not fetched aga
 from __future__ import annotations
 
 import random
+import uuid
 from datetime import timedelta
 
 from celery import shared_task
@@ -31,13 +32,16 @@ SCORE_TRIES = 20  # then score what is there: a story is never left unscored
 DB_RETRY = dict(autoretry_for=(OperationalError,), retry_backoff=5, retry_jitter=True, max_retries=3)
 
 
-def claim(feed_id: int) -> bool:
-    """Take the per-feed lock atomically, so one feed is never fetched twice at once."""
+def claim(feed_id: int, owner: str) -> bool:
+    """Take the per-feed lock atomically, so one feed is never fetched twice at once.
+
+    The owner is the task id: a message redelivered after its worker was killed carries the same id and
+    takes the dead task's lock back, instead of finding the feed locked for FEED_LOCK and dropping it.
+    """
     now = timezone.now()
     return bool(
-        Feed.objects.filter(Q(locked_until__isnull=True) | Q(locked_until__lt=now), id=feed_id).update(
-            locked_until=now + FEED_LOCK
-        )
+        Feed.objects.filter(Q(locked_until__isnull=True) | Q(locked_until__lt=now) | Q(locked_by=owner),
+                            id=feed_id).update(locked_until=now + FEED_LOCK, locked_by=owner)
     )
 
 
@@ -60,9 +64,9 @@ def schedule_due_feeds() -> int:
     return queued
 
 
-@shared_task(soft_time_limit=120, time_limit=150, **DB_RETRY)
-def fetch_feed(feed_id: int, booking: int | None = None) -> int:
-    if not claim(feed_id):
+@shared_task(bind=True, soft_time_limit=120, time_limit=150, **DB_RETRY)
+def fetch_feed(self, feed_id: int, booking: int | None = None) -> int:
+    if not claim(feed_id, self.request.id or uuid.uuid4().hex):
         return 0
     try:
         feed = Feed.objects.get(id=feed_id)
@@ -74,7 +78,7 @@ def fetch_feed(feed_id: int, booking: int | None = None) -> int:
         feeds.record_error(feed, TimeoutError("the feed took longer than the time limit to process"), timezone.now())
         return 0
     finally:
-        Feed.objects.filter(id=feed_id).update(locked_until=None)
+        Feed.objects.filter(id=feed_id).update(locked_until=None, locked_by="")
     queue_pages(outcome.new_story_ids + outcome.changed_link_ids)
     return len(outcome.new_story_ids)
 

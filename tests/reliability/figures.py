@@ -25,8 +25,10 @@ def load(source: Path | None = None) -> dict:
     return json.loads(source.read_text()) if source.exists() else {}
 
 
-def record(key: str, title: str, figures: dict, target: str) -> None:
-    """Save one test's figures (name -> number or text) and the target it was held to."""
+def record(key: str, title: str, figures: dict, target: str, database: str | None = None) -> None:
+    """Save one test's figures (name -> number or text) and the target it was held to.
+
+    database names where the data lived, when not the test run's own database (private instances)."""
     target_path = path()
     target_path.parent.mkdir(parents=True, exist_ok=True)
     with open(target_path.with_suffix(".lock"), "w") as lock:
@@ -34,6 +36,6 @@ def record(key: str, title: str, figures: dict, target: str) -> None:
         data = load(target_path)
         data[key] = {"title": title, "figures": figures, "target": target,
                      "measured_at": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-                     "database": os.environ.get("DATABASE_URL", "sqlite").split(":", 1)[0]}
-        target_path.write_text(json.dumps(data, indent=2, sort_keys=True))
+                     "database": database or os.environ.get("DATABASE_URL", "sqlite").split(":", 1)[0]}
+        target_path.write_text(json.dumps(data, indent=2))
     print(f"\n[reliability] {title}: " + ", ".join(f"{k}={v}" for k, v in figures.items()))

@@ -135,7 +135,9 @@ def test_posts_without_csrf_token_are_refused(world):
 
 
 def test_check_deploy_has_no_warnings_with_production_settings(tmp_path):
-    env = {**os.environ, "DEBUG": "0", "SECRET_KEY": secrets.token_urlsafe(64), "SECURE_SSL_REDIRECT": "1",
+    # A deployment's environment: not the switch the browser tests set for Playwright's event loop.
+    deployment = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    env = {**deployment, "DEBUG": "0", "SECRET_KEY": secrets.token_urlsafe(64), "SECURE_SSL_REDIRECT": "1",
            "SECURE_HSTS_SECONDS": "31536000", "SECURE_HSTS_INCLUDE_SUBDOMAINS": "1", "SECURE_HSTS_PRELOAD": "1",
            "ALLOWED_HOSTS": "reader.example", "VAR_DIR": str(tmp_path)}
     result = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],

@@ -1,0 +1,160 @@
+"""Worker faults: kill -9 a worker child and the whole worker in the middle of feed and page tasks,
+restart Redis, restart PostgreSQL. On private instances only; the shared services are never touched.
+Counted: stories lost (never stored or never extracted), duplicates, seconds from the fault to all done."""
+import subprocess
+import sys
+import time
+
+import psycopg
+import pytest
+
+from conftest import FixtureServer
+
+from .figures import ROOT, record
+from .services import PrivatePostgres, PrivateRedis, Worker, remove, scratch
+
+pytestmark = pytest.mark.reliability
+
+FEEDS, PER_FEED = 6, 5
+VISIBILITY_TIMEOUT = 15
+SEED = """
+import sys, django
+django.setup()
+from django.contrib.auth.models import User
+from reader.models import Feed, Subscription
+from reader.tasks import fetch_feed
+prefix, base, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+user, _ = User.objects.get_or_create(username="fault-reader")
+for i in range(count):
+    feed = Feed.objects.create(url=f"{base}/{prefix}/feed{i}.xml")
+    Subscription.objects.create(user=user, feed=feed)
+    fetch_feed.delay(feed.id)
+"""
+
+
+def slow(body: bytes, delay: float, content_type: str):
+    def respond(handler):
+        time.sleep(delay)
+        handler.send_response(200)
+        handler.send_header("Content-Type", content_type)
+        handler.send_header("Content-Length", str(len(body)))
+        handler.end_headers()
+        handler.wfile.write(body)
+    return respond
+
+
+def article(title: str) -> bytes:
+    text = "".join(f"<p>{title}: paragraph {i} with enough words to read like an article body, names, places and "
+                   f"a quote or two from somebody who was there.</p>" for i in range(6))
+    return f"<html><head><title>{title}</title></head><body><article><h1>{title}</h1>{text}</article></body></html>".encode()
+
+
+def publish(server: FixtureServer, prefix: str) -> None:
+    for i in range(FEEDS):
+        items = ""
+        for j in range(PER_FEED):
+            path = f"/{prefix}/f{i}/s{j}.html"
+            server.add(path, slow(article(f"{prefix} {i}.{j}"), 0.4, "text/html"))
+            items += f"<item><title>{prefix} {i}.{j}</title><link>{server.url(path)}</link><guid>{i}-{j}</guid></item>"
+        feed = f'<rss version="2.0"><channel><title>{prefix} {i}</title>{items}</channel></rss>'.encode()
+        server.add(f"/{prefix}/feed{i}.xml", slow(feed, 0.8, "application/rss+xml"))
+
+
+@pytest.fixture(scope="module")
+def rig():
+    folder = scratch()
+    redis, postgres = PrivateRedis(folder), PrivatePostgres(folder)
+    redis.start()
+    postgres.start()
+    subprocess.run(["runuser", "-u", "postgres", "--", "psql", "-h", "127.0.0.1", "-p", str(postgres.port), "-c",
+                    "CREATE DATABASE reader_faults"], check=True, capture_output=True)
+    env = {"PATH": "/usr/bin:/bin", "DATABASE_URL": postgres.url, "REDIS_URL": redis.url, "SECRET_KEY": "faults",
+           "VAR_DIR": str(folder), "FETCH_ALLOWED_NETWORKS": "127.0.0.1/32", "POLITE_MIN_DELAY": "0",
+           "LOG_LEVEL": "INFO", "DJANGO_SETTINGS_MODULE": "reader.settings",
+           # A whole-worker crash is recovered when this runs out (600 s by default): short here, for the drill.
+           "BROKER_VISIBILITY_TIMEOUT": str(VISIBILITY_TIMEOUT)}
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
+    server = FixtureServer()
+    worker = Worker(env, folder / "worker.log")
+    worker.start()
+    yield {"redis": redis, "postgres": postgres, "server": server, "worker": worker, "env": env}
+    worker.stop()
+    server.close()
+    redis.stop()
+    postgres.stop()
+    remove(folder)
+
+
+def counts(rig, prefix: str) -> dict:
+    url = rig["postgres"].url
+    for _ in range(50):  # PostgreSQL may be restarting
+        try:
+            with psycopg.connect(url, connect_timeout=2) as conn:
+                stored, done, distinct = conn.execute(
+                    "SELECT count(*), count(*) FILTER (WHERE s.extraction_status = 'done'), "
+                    "count(DISTINCT (s.feed_id, s.guid)) FROM reader_story s JOIN reader_feed f ON f.id = s.feed_id "
+                    "WHERE f.url LIKE %s", [f"%/{prefix}/%"]).fetchone()
+                entries = conn.execute("SELECT count(*), count(DISTINCT (e.user_id, e.story_id)) FROM reader_entry e "
+                                       "JOIN reader_story s ON s.id = e.story_id JOIN reader_feed f ON f.id = s.feed_id "
+                                       "WHERE f.url LIKE %s", [f"%/{prefix}/%"]).fetchone()
+            return {"stored": stored, "done": done, "duplicates": stored - distinct + entries[0] - entries[1]}
+        except psycopg.OperationalError:
+            time.sleep(0.2)
+    raise AssertionError("the private PostgreSQL did not come back")
+
+
+def drill(rig, prefix: str, when, fault) -> dict:
+    """Queue the feeds, wait until `when(requests so far)`, inject the fault, and wait for all work to be done."""
+    server, expected = rig["server"], FEEDS * PER_FEED
+    publish(server, prefix)
+    subprocess.run([sys.executable, "-c", SEED, prefix, f"http://127.0.0.1:{server.port}", str(FEEDS)], cwd=ROOT,
+                   env=rig["env"], check=True)
+    deadline = time.monotonic() + 60
+    while not when([path for path, _ in server.requests if path.startswith(f"/{prefix}/")]):
+        assert time.monotonic() < deadline, "the work never started"
+        time.sleep(0.05)
+    fault()
+    faulted = time.monotonic()
+    state = counts(rig, prefix)
+    while state["done"] < expected and time.monotonic() < faulted + 150:
+        time.sleep(0.5)
+        state = counts(rig, prefix)
+    pages = [path for path, _ in server.requests if path.startswith(f"/{prefix}/f")]
+    return {"lost": expected - state["done"], "duplicates": state["duplicates"],
+            "recovered in s": round(time.monotonic() - faulted, 1) if state["done"] == expected else None,
+            "pages fetched twice": len(pages) - len(set(pages))}
+
+
+def feeds_started(paths):
+    return any(p.endswith(".xml") for p in paths)
+
+
+def pages_started(paths):
+    return sum(p.endswith(".html") for p in paths) >= 3
+
+
+def restart_worker(rig):
+    rig["worker"].kill_all()
+    time.sleep(1)
+    rig["worker"].start()
+
+
+SCENARIOS = {
+    "kill -9 a worker child mid feed task": (feeds_started, lambda rig: rig["worker"].kill_child()),
+    "kill -9 a worker child mid page task": (pages_started, lambda rig: rig["worker"].kill_child()),
+    "kill -9 the whole worker mid feed task": (feeds_started, restart_worker),
+    "kill -9 the whole worker mid page task": (pages_started, restart_worker),
+    "restart Redis mid page tasks": (pages_started, lambda rig: rig["redis"].restart()),
+    "restart PostgreSQL mid page tasks": (pages_started, lambda rig: rig["postgres"].restart()),
+}
+
+
+@pytest.mark.timeout(400)
+@pytest.mark.parametrize("name", list(SCENARIOS))
+def test_no_work_is_lost_or_duplicated_through_a_fault(rig, name):
+    when, fault = SCENARIOS[name]
+    result = drill(rig, f"s{list(SCENARIOS).index(name)}", when, lambda: fault(rig))
+    record(f"worker_faults: {name}", f"Worker fault: {name} ({FEEDS} feeds x {PER_FEED} pages; prefork worker, "
+                                     f"2 children; broker visibility timeout {VISIBILITY_TIMEOUT} s)",
+           result, "0 lost, 0 duplicates", database="private PostgreSQL + Redis")
+    assert result["lost"] == 0 and result["duplicates"] == 0, result
