@@ -8,7 +8,6 @@ boilerplate block, keeps the largest fused run and widens it back to the headlin
 from __future__ import annotations
 
 import copy
-import re
 import textwrap
 from dataclasses import dataclass, field
 
@@ -25,7 +24,6 @@ BLOCK_TAGS = {
 _SKIP = {"script", "style", "noscript", "template", "head", "title", "svg", "iframe", "object", "select", "button"}
 _HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 _WRAP = 80
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 @dataclass
@@ -159,15 +157,10 @@ def _title_start(blocks: list[Block], start: int) -> int:
     return start
 
 
-def xml_text(text: str) -> str:
-    """``text`` without the control characters an lxml element refuses to hold."""
-    return _NOT_XML.sub("", text)
-
-
 def add_paragraph(parent, text: str, tag: str = "p"):
     """Append a ``<tag>`` holding ``text`` to ``parent``."""
     child = etree.SubElement(parent, tag)
-    child.text = xml_text(text)
+    child.text = text
     return child
 
 
