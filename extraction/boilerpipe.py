@@ -35,6 +35,7 @@ class Block:
     link_words: int
     tag: str  # the nearest block-level element around the text
     element: object = field(default=None, repr=False)  # that element, when it holds this block alone
+    owner: object = field(default=None, repr=False)  # that element, always
 
     @property
     def link_density(self) -> float:
@@ -76,7 +77,7 @@ def text_blocks(root) -> list[Block]:
     """Cut the tree into text blocks, counting words inside links."""
     blocks: list[Block] = []
     pieces: list[tuple[str, bool]] = []
-    stack: list[str] = []
+    stack: list = []  # the open block-level elements
     opened_at: list[int] = []  # how many blocks existed when each open block element began
     links = 0
 
@@ -84,7 +85,9 @@ def text_blocks(root) -> list[Block]:
         text = " ".join("".join(p for p, _ in pieces).split())
         if text:
             link_text = " ".join(p for p, linked in pieces if linked)
-            blocks.append(Block(text, len(text.split()), len(link_text.split()), _owner(stack)))
+            owner = stack[-1] if stack else None
+            blocks.append(Block(text, len(text.split()), len(link_text.split()),
+                                owner.tag if owner is not None else "body", owner=owner))
         pieces.clear()
 
     for kind, value in walk(root):
@@ -95,21 +98,18 @@ def text_blocks(root) -> list[Block]:
         if tag in BLOCK_TAGS:
             flush()
         if kind == "open":
-            stack.append(tag)
             links += tag == "a"
             if tag in BLOCK_TAGS:
+                stack.append(value)
                 opened_at.append(len(blocks))
             continue
-        if tag in BLOCK_TAGS and len(blocks) == opened_at.pop() + 1:
-            blocks[-1].element = value
-        stack.pop()
         links -= tag == "a"
+        if tag in BLOCK_TAGS:
+            if len(blocks) == opened_at.pop() + 1:
+                blocks[-1].element = value
+            stack.pop()
     flush()
     return blocks
-
-
-def _owner(stack: list[str]) -> str:
-    return next((t for t in reversed(stack) if t in BLOCK_TAGS), "body")
 
 
 def is_content(prev: Block | None, cur: Block, nxt: Block | None) -> bool:
