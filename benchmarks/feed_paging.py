@@ -2,7 +2,7 @@
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test SECRET_KEY=x python benchmarks/feed_paging.py
 
-Builds a throw-away database (named bench_feed_paging_<pid>), fills one reader's feed with N stories
+Builds a throw-away database (bench_feed_paging_<pid>, or a file in VAR_DIR on SQLite), fills one reader's feed with N stories
 (scores drawn at random, many ties), then times fetching one page of 40 at several depths, both ways, for
 each filter (the rows only, with their stories and feeds, as the page shows them). The competitor is what Django's Paginator does (LIMIT/OFFSET): each deeper page rescans all
 the rows above it. The database is dropped at the end.
@@ -19,12 +19,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "reader.settings")
-os.environ.setdefault("TEST_DATABASE_NAME", f"bench_feed_paging_{os.getpid()}")
 
 import django  # noqa: E402
 
 django.setup()
 
+from django.conf import settings  # noqa: E402
 from django.contrib.auth.models import User  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.utils import timezone  # noqa: E402
@@ -81,6 +81,10 @@ def main() -> None:
     parser.add_argument("--stories", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    # A database of its own, never the one the tests or the site use.
+    sqlite = connection.vendor == "sqlite"
+    connection.settings_dict["TEST"]["NAME"] = (str(settings.VAR_DIR / f"bench-feed-paging-{os.getpid()}.sqlite3")
+                                                if sqlite else f"bench_feed_paging_{os.getpid()}")
     creation = connection.creation
     creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
     try:

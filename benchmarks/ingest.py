@@ -129,7 +129,8 @@ def cpu_seconds(pids) -> float:
     for pid in pids:
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            # Own time, plus the time of children that have exited (recycled pool processes, old backends).
+            total += sum(int(v) for v in fields[11:15]) / os.sysconf("SC_CLK_TCK")
         except (OSError, IndexError):
             pass
     return total
@@ -233,6 +234,15 @@ def start_workers(args, log_path: Path) -> subprocess.Popen:
     while not app.control.ping(timeout=1.0):
         assert time.monotonic() < deadline and proc.poll() is None, f"workers did not start; see {log_path}"
     return proc
+
+
+def stop_workers(proc: subprocess.Popen) -> None:
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
 
 
 def populate(args, port: int) -> None:
@@ -389,14 +399,17 @@ def main() -> int:
               f"processes; {os.cpu_count()} cores; politeness 2 connections and 1 s per host; "
               f"load average before: {os.getloadavg()[0]:.1f}", flush=True)
         new = run_new_stories(args, meter, redis_client)
-        unchanged = run_unchanged(args, meter)
         score_errors = (Path(var_dir) / "workers.log").read_text().count("score_stories")
+        # Phase (a) starts clean: no pages left over from (b) when it was cut short.
+        stop_workers(workers)
+        redis_client.flushdb()
+        workers = start_workers(args, Path(var_dir) / "workers-a.log")
+        unchanged = run_unchanged(args, meter)
         load_after = os.getloadavg()[0]
         costs, naive_rate = step_costs(args, port)
     finally:
         if workers is not None:
-            os.killpg(workers.pid, signal.SIGTERM)
-            workers.wait(30)
+            stop_workers(workers)
         site.terminate()
         site.wait(10)
         drop_database(args)

@@ -151,7 +151,7 @@ def plot(figures, path: Path, seed, n_readers):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 4.2))
+    fig, ax = plt.subplots(figsize=(8.5, 4.2))
     for m in METHODS:
         ks = [k for k in KS if figures[m][k]["n"]]
         means = [figures[m][k]["mean"] for k in ks]
@@ -164,7 +164,7 @@ def plot(figures, path: Path, seed, n_readers):
     ax.set_ylabel(f"mean per-reader ROC-AUC, next {HORIZON} stories")
     ax.set_title(f"Simulated Reuters-21578 readers (seed {seed}, {n_readers} readers)")
     ax.axhline(0.5, color="grey", linewidth=0.5)
-    ax.legend(fontsize=8, loc="lower right")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

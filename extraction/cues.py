@@ -29,6 +29,7 @@ _WEAK_WORDS = frozenset("""
     outbrain taboola dfp gpt
     nav navbar navigation menu skip
     footer masthead sidebar widget rail aside toolbar lightbox gallery slideshow carousel legend legends
+    settings controls
     social facebook twitter whatsapp pinterest linkedin email
     tags tagcloud tag-list topics keywords paywall
     byline author-bio bio about-author
@@ -46,21 +47,21 @@ _SPLIT = re.compile(r"[\s_\-:./()]+")
 
 
 def name_words(el) -> frozenset[str]:
-    """Lower-case words of an element's class, id and role.
+    """Lower-case words of an element's class, id and role."""
+    get = el.get
+    return _words(get("class"), get("id"), get("role"))
+
+
+@lru_cache(maxsize=8192)
+def _words(class_name: str | None, element_id: str | None, role: str | None) -> frozenset[str]:
+    """Pages repeat the same names many times, hence the cache.
 
     An id of many words is a slug made from a heading ("sharing-with-a-single-developer"),
     which says what the section is about, not what kind of box it is, so it is skipped.
     """
-    element_id = el.get("id")
     if element_id and len(_SPLIT.split(element_id)) > SLUG_WORDS:
         element_id = None
-    raw = " ".join(filter(None, (el.get("class"), element_id, el.get("role"))))
-    return _words(raw) if raw else frozenset()
-
-
-@lru_cache(maxsize=4096)
-def _words(raw: str) -> frozenset[str]:
-    # Pages repeat the same class strings many times, hence the cache.
+    raw = " ".join(filter(None, (class_name, element_id, role)))
     words = {w.lower() for w in _SPLIT.split(raw) if w}
     # Also keep whole class tokens, so "article-body" matches as one word.
     words.update(t.lower() for t in raw.split())

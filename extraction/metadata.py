@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from functools import cache
 
 
 @dataclass
@@ -37,7 +38,10 @@ def _first(tags: dict[str, str], *names: str) -> str | None:
 
 def _json_ld(doc) -> list[dict]:
     found = []
-    for raw in doc.xpath("//script[@type='application/ld+json']/text()"):
+    for script in doc.iter("script"):
+        raw = script.text
+        if not raw or (script.get("type") or "").strip().lower() != "application/ld+json":
+            continue
         try:
             data = json.loads(raw)
         except ValueError:
@@ -69,8 +73,8 @@ def title_of(doc, tags: dict[str, str] | None = None) -> str:
     found = _first(tags if tags is not None else _meta_tags(doc), "og:title", "twitter:title")
     if found:
         return " ".join(found.split())
-    for path in ("//h1", "//title"):
-        for el in doc.xpath(path):
+    for tag in ("h1", "title"):
+        for el in doc.iter(tag):
             text = " ".join(el.xpath("string()").split())
             if text:
                 return text
@@ -79,16 +83,25 @@ def title_of(doc, tags: dict[str, str] | None = None) -> str:
 
 def read_metadata(doc) -> Metadata:
     """Metadata from the whole page; call before the page is cut down to the article."""
-    ld = [item for item in _json_ld(doc) if "headline" in item or "author" in item or "datePublished" in item]
     tags = _meta_tags(doc)
-    author = _first(tags, "author", "article:author", "byl") or _ld_value(ld, "author")
+
+    # JSON-LD and markup are read only for what the meta tags leave open.
+    @cache
+    def ld_items() -> list[dict]:
+        return [item for item in _json_ld(doc) if "headline" in item or "author" in item or "datePublished" in item]
+
+    def ld_value(key: str) -> str | None:
+        return _ld_value(ld_items(), key)
+
+    author = _first(tags, "author", "article:author", "byl") or ld_value("author")
     if author is None:
         rel = doc.xpath("string(//*[@rel='author' or @itemprop='author'][1])").strip()
         author = " ".join(rel.split()) or None
     if author and re.match(r"https?://", author):
         author = None
     published = _first(tags, "article:published_time", "datepublished", "pubdate", "date") \
-        or _ld_value(ld, "datePublished") or (doc.xpath("string(//time/@datetime)").strip() or None)
-    image = _first(tags, "og:image", "twitter:image", "twitter:image:src") or _ld_value(ld, "image")
+        or ld_value("datePublished") or next((t.get("datetime").strip() for t in doc.iter("time")
+                                              if (t.get("datetime") or "").strip()), None)
+    image = _first(tags, "og:image", "twitter:image", "twitter:image:src") or ld_value("image")
     language = (doc.get("lang") or _first(tags, "og:locale") or "").replace("_", "-").strip() or None
     return Metadata(title_of(doc, tags), author, published, image, language)

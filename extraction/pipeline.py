@@ -11,6 +11,20 @@ from .methods import get_method
 from .render import element_text, sanitized_html
 
 
+def _absolute_links(node, base: str) -> None:
+    """Point links and images at absolute addresses; the sanitizer keeps only these two
+    kinds of URL, so only they are rewritten. A link that cannot be resolved goes."""
+    for el in node.iter("a", "img"):
+        attr = "href" if el.tag == "a" else "src"
+        value = el.get(attr)
+        if value is None:
+            continue
+        try:
+            el.set(attr, urljoin(base, value.strip()))
+        except ValueError:
+            del el.attrib[attr]
+
+
 def _base_url(doc, url: str | None) -> str | None:
     """The address relative links resolve against: <base href> over the page's URL."""
     for href in doc.xpath("//head/base/@href")[:1]:
@@ -30,7 +44,7 @@ def extract(html: str | bytes, url: str | None = None, method: str = "clump", ch
     if not text:
         raise ExtractionError("no article text found")
     if base:
-        node.make_links_absolute(base, resolve_base_href=False, handle_failures="discard")
+        _absolute_links(node, base)
     lead_image = urljoin(base, meta.lead_image) if base and meta.lead_image else meta.lead_image
     return Article(title=meta.title, text=text, html=sanitized_html(node), lead_image=lead_image,
                    author=meta.author, published=meta.published, language=meta.language, method=method, url=url)

@@ -80,7 +80,9 @@ def _keep_layout(text: str) -> str:
 
 def join_paragraphs(raw: str) -> str:
     """Collapse whitespace inside paragraphs and separate them by one blank line."""
-    paragraphs = (" ".join(p.split()).translate(_UNLAYOUT).strip("\n") for p in raw.split("\n\n"))
+    paragraphs = (" ".join(p.split()) for p in raw.split("\n\n"))
+    if "\ue000" in raw or "\ue001" in raw or "\ue002" in raw:
+        paragraphs = (p.translate(_UNLAYOUT).strip("\n") for p in paragraphs)
     return "\n\n".join(p for p in paragraphs if p.strip())
 
 

@@ -33,22 +33,22 @@ class Block:
 
 def _holder(el, root, cache: dict):
     """The block element for text inside ``el``: the nearest non-inline ancestor."""
-    hit = cache.get(el)
-    if hit is None:
-        node = el
-        while node.tag in INLINE_TAGS and node is not root:
-            parent = node.getparent()
-            if parent is None:
-                break
-            node = parent
-        hit = cache[el] = node
-    return hit
+    node = el
+    while node.tag in INLINE_TAGS and node is not root:
+        parent = node.getparent()
+        if parent is None:
+            break
+        node = parent
+    cache[el] = node
+    return node
 
 
 def text_blocks(root) -> dict[object, Block]:
     """Block element -> its text statistics."""
     blocks: dict[object, Block] = {}
     cache: dict = {}
+    holder_of = cache.get
+    block_of = blocks.get
     # Links can wrap whole blocks (teaser cards: <a><div>summary</div></a>), so link
     # text is any text with an <a> ancestor; XPath answers that in C.
     for query, linked in ((_PLAIN_TEXT, False), (_LINK_TEXT, True)):
@@ -58,10 +58,12 @@ def text_blocks(root) -> dict[object, Block]:
                 el = el.getparent()
                 if el is None:
                     continue
-            if not isinstance(el.tag, str):
-                continue
-            holder = _holder(el, root, cache)
-            block = blocks.get(holder)
+            holder = holder_of(el)
+            if holder is None:
+                if not isinstance(el.tag, str):
+                    continue
+                holder = _holder(el, root, cache)
+            block = block_of(holder)
             if block is None:
                 block = blocks[holder] = Block(holder)
             text = text.strip()

@@ -7,23 +7,22 @@ from functools import wraps
 from django.conf import settings
 from django.db.models import Count, Q
 from django.http import JsonResponse
+from django.views.csrf import csrf_failure as csrf_failure_page
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 import extraction
 
 from . import extract_demo, ranking, ratelimit, stream
+from .api_errors import ApiError
 from .models import Entry, Feed, Rating, Story
 
 RATINGS = {"good": Rating.GOOD, "bad": Rating.BAD, None: None}
 RATING_NAMES = {Rating.GOOD: "good", Rating.BAD: "bad", None: None}
 
 
-def error(code: str, message: str, status: int, **headers) -> JsonResponse:
-    response = JsonResponse({"error": {"code": code, "message": message}}, status=status)
-    for name, value in headers.items():
-        response[name.replace("_", "-")] = value
-    return response
+def error(code: str, message: str, status: int) -> JsonResponse:
+    return ApiError(code, status, message).response()
 
 
 def login_required_json(view):
@@ -40,17 +39,16 @@ def csrf_failure(request, reason=""):
     if request.path.startswith("/api/"):
         return error("csrf", f"CSRF check failed ({reason}); send the X-CSRFToken header from the csrftoken cookie",
                      403)
-    from django.views.csrf import csrf_failure as page
-    return page(request, reason)
+    return csrf_failure_page(request, reason)
 
 
 def body(request) -> dict:
     try:
         data = json.loads(request.body or b"{}")
     except (json.JSONDecodeError, UnicodeDecodeError):
-        raise extract_demo.DemoError("bad_json", 400, "The request body is not valid JSON") from None
+        raise ApiError("bad_json", 400, "The request body is not valid JSON") from None
     if not isinstance(data, dict):
-        raise extract_demo.DemoError("bad_json", 400, "The request body must be a JSON object")
+        raise ApiError("bad_json", 400, "The request body must be a JSON object")
     return data
 
 
@@ -95,8 +93,8 @@ def extract(request):
     wait = ratelimit.hit("extract", ratelimit.client_address(request),
                          settings.EXTRACT_RATE_LIMIT, settings.EXTRACT_RATE_WINDOW)
     if wait:
-        return cors(error("rate_limited", f"Too many extractions from your address; try again in {wait} s", 429,
-                          Retry_After=str(wait)))
+        return cors(ApiError("rate_limited", 429, f"Too many extractions from your address; try again in {wait} s",
+                             {"Retry-After": str(wait)}).response())
     try:
         data = body(request)
         compare = bool(data.get("compare"))
@@ -105,8 +103,8 @@ def extract(request):
         source = extract_demo.load(data.get("url"), data.get("html"))
         result = ({"results": extract_demo.compare(source, methods), "url": source.url} if compare
                   else extract_demo.run(source, methods[0]))
-    except extract_demo.DemoError as exc:
-        return cors(JsonResponse(exc.to_dict(), status=exc.status))
+    except ApiError as exc:
+        return cors(exc.response())
     return cors(JsonResponse(result))
 
 
@@ -132,15 +130,15 @@ def own_entry(view):
             return error("not_found", "No such story in your feed", 404)
         try:
             return view(request, entry, body(request))
-        except extract_demo.DemoError as exc:
-            return JsonResponse(exc.to_dict(), status=exc.status)
+        except ApiError as exc:
+            return exc.response()
     return login_required_json(require_POST(wrapper))
 
 
 def flag(data: dict, name: str) -> bool:
     value = data.get(name, True)
     if not isinstance(value, bool):
-        raise extract_demo.DemoError("bad_value", 400, f'"{name}" must be true or false')
+        raise ApiError("bad_value", 400, f'"{name}" must be true or false')
     return value
 
 

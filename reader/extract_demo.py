@@ -1,6 +1,6 @@
 """The public extraction demo: fetch a page through the safe fetcher (or take pasted HTML) and extract it.
 
-Every failure becomes a DemoError with a stable code, an HTTP status and a message a person can act on.
+Every failure becomes an ApiError with a stable code, an HTTP status and a message a person can act on.
 """
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import extraction
 from extraction.fetch import FetchError
 
 from . import fetching
+from .api_errors import ApiError
 
 HTML_TYPES = {"", "text/html", "application/xhtml+xml"}
 # FetchError kinds -> (code, HTTP status for our answer)
@@ -36,15 +37,6 @@ FETCH_MESSAGES = {
 }
 
 
-class DemoError(Exception):
-    def __init__(self, code: str, status: int, message: str):
-        super().__init__(message)
-        self.code, self.status, self.message = code, status, message
-
-    def to_dict(self) -> dict:
-        return {"error": {"code": self.code, "message": self.message}}
-
-
 @dataclass
 class Source:
     html: bytes | str
@@ -56,7 +48,7 @@ class Source:
 def check_methods(methods: list[str]) -> list[str]:
     unknown = [str(m) for m in methods if not isinstance(m, str) or m not in extraction.METHODS]  # JSON may send a list
     if unknown or not methods:
-        raise DemoError("unknown_method", 400,
+        raise ApiError("unknown_method", 400,
                         f"Unknown method {', '.join(unknown) or '(none)'}; choose from {', '.join(extraction.METHODS)}")
     return methods
 
@@ -64,20 +56,20 @@ def check_methods(methods: list[str]) -> list[str]:
 def load(url: str | None, html: str | None) -> Source:
     """The page to extract: pasted HTML as given, or the URL fetched through the safe fetcher."""
     if html is not None and not isinstance(html, str):
-        raise DemoError("bad_html", 400, "\"html\" must be the page's HTML as a string")
+        raise ApiError("bad_html", 400, "\"html\" must be the page's HTML as a string")
     if html and html.strip():
         if len(html.encode()) > settings.EXTRACT_MAX_HTML_BYTES:
-            raise DemoError("too_large", 413, f"Pasted HTML is over the {settings.EXTRACT_MAX_HTML_BYTES} byte limit")
+            raise ApiError("too_large", 413, f"Pasted HTML is over the {settings.EXTRACT_MAX_HTML_BYTES} byte limit")
         return Source(html, url or None)
     if not url or not isinstance(url, str):
-        raise DemoError("invalid_url", 400, "Give a page address (\"url\") or the page itself (\"html\")")
+        raise ApiError("invalid_url", 400, "Give a page address (\"url\") or the page itself (\"html\")")
     try:
         response = fetching.get(url.strip())
     except FetchError as exc:
         template = FETCH_MESSAGES.get(exc.kind, "{detail}")
-        raise DemoError(exc.kind, FETCH_STATUS.get(exc.kind, 502), template.format(detail=exc)) from exc
+        raise ApiError(exc.kind, FETCH_STATUS.get(exc.kind, 502), template.format(detail=exc)) from exc
     if response.content_type not in HTML_TYPES:
-        raise DemoError("not_html", 415, f"That address is not an HTML page (it is {response.content_type})")
+        raise ApiError("not_html", 415, f"That address is not an HTML page (it is {response.content_type})")
     return Source(response.content, response.url, response.charset, response.elapsed * 1000)
 
 
@@ -86,7 +78,7 @@ def run(source: Source, method: str) -> dict:
     try:
         article = extraction.extract(source.html, url=source.url, method=method, charset=source.charset)
     except extraction.ExtractionError as exc:
-        raise DemoError("extraction_failed", 422, f"No article found with {method}: {exc}") from exc
+        raise ApiError("extraction_failed", 422, f"No article found with {method}: {exc}") from exc
     result = article.to_dict()
     result["elapsed_ms"] = round((time.perf_counter() - started) * 1000, 1)
     result["fetch_ms"] = round(source.fetch_ms, 1)
@@ -99,6 +91,6 @@ def compare(source: Source, methods: list[str]) -> list[dict]:
     for method in methods:
         try:
             results.append(run(source, method))
-        except DemoError as exc:
+        except ApiError as exc:
             results.append({"method": method, **exc.to_dict()})
     return results

@@ -42,7 +42,7 @@ class ImportReport:
 
 
 def _outlines(data: bytes):
-    """(url, title, folder) for every feed outline, and (title, reason) for every unusable one."""
+    """(url, title, folder, problem) for every outline that is, or claims to be, a feed."""
     try:
         root = fromstring(data)
     except (ElementTree.ParseError, DefusedXmlException, ValueError) as exc:
@@ -56,11 +56,11 @@ def _outlines(data: bytes):
             title = " ".join((outline.get("title") or outline.get("text") or "").split())
             url = (outline.get("xmlUrl") or outline.get("xmlurl") or "").strip()
             if url:
-                yield url, title, FOLDER_SEPARATOR.join(path)[:200]
+                yield url, title, FOLDER_SEPARATOR.join(path)[:200], _check(url)
             elif len(outline):
                 yield from walk(outline, path + [title or "Untitled"])
             elif (outline.get("type") or "").lower() in ("rss", "atom"):
-                yield None, title or "(untitled outline)", "no xmlUrl attribute"
+                yield "", title or "(untitled outline)", "", "no xmlUrl attribute"
 
     return list(walk(body, []))
 
@@ -78,11 +78,10 @@ def _check(url: str) -> str:
 @transaction.atomic
 def import_opml(user, data: bytes) -> ImportReport:
     report, wanted = ImportReport(), {}
-    for url, title, folder in _outlines(data):
+    for url, title, folder, problem in _outlines(data):
         report.found += 1
-        reason = folder if url is None else _check(url)
-        if reason:
-            report.failed.append((url or title, reason))
+        if problem:
+            report.failed.append((url or title, problem))
         elif url in wanted:
             report.failed.append((url, "listed twice in the file; the first folder is kept"))
         else:

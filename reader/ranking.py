@@ -22,7 +22,7 @@ _community_cache: list = []
 
 def story_value(story: Story) -> recommender.Story:
     return recommender.Story(
-        id=story.id, title=story.title, text=story.extracted_text or story.summary_html,
+        id=story.id, title=story.title, text=story.best_text,
         feed=story.feed_id, feed_title=story.feed.title or story.feed.url, author=story.author,
         tags=story.tags, published=story.published, url=story.url,
     )

@@ -125,7 +125,9 @@ BROKER_DIR = VAR_DIR / "broker"
 if CELERY_BROKER_URL == "filesystem://":
     BROKER_DIR.mkdir(exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {"data_folder_in": str(BROKER_DIR), "data_folder_out": str(BROKER_DIR),
-                                       "polling_interval": 0.2}
+                                       "polling_interval": 0.2,
+                                       # remote-control files belong with the messages, not in the working directory
+                                       "control_folder": str(BROKER_DIR / "control")}
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 

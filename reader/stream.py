@@ -9,7 +9,6 @@ import math
 from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet
-from django.utils.html import strip_tags
 from django.utils.text import Truncator
 
 from .models import Entry, Rating
@@ -69,7 +68,7 @@ class Page:
 
 
 def snippet(story, words: int = 40) -> str:
-    text = " ".join((story.extracted_text or strip_tags(story.summary_html)).split())
+    text = " ".join(story.best_text.split())
     if story.title and text.startswith(story.title):  # extracted articles often open with their headline
         text = text[len(story.title):].lstrip()
     return Truncator(text).words(words)

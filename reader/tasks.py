@@ -25,6 +25,8 @@ BATCH = 1000
 MAX_PER_TICK = 50_000  # a beat tick every 30 s then queues up to ~1,600 feeds/s: a million feeds every 10 min
 HOST_WAIT = 2.0  # a task waits this long for a busy host, then re-queues itself instead of holding a worker
 PAGE_RETRIES = 3
+SCORE_RECHECK = 30  # seconds between looks at a batch whose pages are still being extracted
+SCORE_TRIES = 20  # then score what is there: a story is never left unscored
 # Database hiccups (a restart, a lock timeout) are worth retrying; everything else is recorded.
 DB_RETRY = dict(autoretry_for=(OperationalError,), retry_backoff=5, retry_jitter=True, max_retries=3)
 
@@ -78,8 +80,10 @@ def fetch_feed(feed_id: int, booking: int | None = None) -> int:
 
 
 def queue_pages(story_ids: list[int]) -> None:
-    """Queue each page for its host's next free turn, so a feed's pages do not queue up at the gate."""
-    gate, by_host = politeness.gate(), {}
+    """Queue each page for its host's next free turn, and one scoring of the batch when they are done."""
+    if not story_ids:
+        return
+    gate, by_host, last_turn = politeness.gate(), {}, 0.0
     for story_id, url in Story.objects.filter(id__in=story_ids).order_by("id").values_list("id", "url"):
         by_host.setdefault(politeness.host_of(url), []).append(story_id)
     with fetch_story_page.app.producer_or_acquire() as producer:
@@ -90,6 +94,20 @@ def queue_pages(story_ids: list[int]) -> None:
                 turns = gate.bookings(host, len(ids))
             for story_id, (booking, wait) in zip(ids, turns):
                 fetch_story_page.apply_async((story_id, 0, booking), countdown=wait or None, producer=producer)
+                last_turn = max(last_turn, wait)
+    score_when_extracted.apply_async((sorted(story_ids),), countdown=last_turn + 5)
+
+
+@shared_task(**DB_RETRY)
+def score_when_extracted(story_ids: list[int], tries: int = 0) -> int:
+    """Score a batch of new stories once their pages are extracted (or failed): one task per feed fetch,
+    not one per story. Stories still pending are looked at again later, and scored regardless in the end."""
+    pending = set(Story.objects.filter(id__in=story_ids, extraction_status=Story.Extraction.PENDING)
+                  .values_list("id", flat=True))
+    if pending and tries < SCORE_TRIES:
+        score_when_extracted.apply_async((sorted(pending), tries + 1), countdown=SCORE_RECHECK)
+    ready = [i for i in story_ids if i not in pending or tries >= SCORE_TRIES]
+    return ranking.score_stories(ready) if ready else 0
 
 
 @shared_task(soft_time_limit=60, time_limit=90, **DB_RETRY)
@@ -109,7 +127,6 @@ def fetch_story_page(story_id: int, attempt: int = 0, booking: int | None = None
         return "retry"
     except SoftTimeLimitExceeded:
         articles.record_failure(story, "the page took longer than the time limit to extract")
-    score_stories.delay([story_id])
     return story.extraction_status
 
 

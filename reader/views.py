@@ -13,9 +13,8 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
-
-import extraction
 
 from . import api, opml, ranking, stream, subscribe as subscribing
 from .forms import FolderForm, OpmlForm, RuleForm, SignupForm, SubscribeForm
@@ -44,8 +43,9 @@ def home(request):
 
 
 def article_html(story, source: str) -> tuple[str, str]:
-    """(which, html): the extracted article unless the reader asked for the feed's own content."""
-    if source != "feed" and story.extracted_html:
+    """(which, html): what the reader asked for, else the better of the extracted page and the feed's text."""
+    wants_article = story.best_is_extracted if source not in ("feed", "article") else source == "article"
+    if wants_article and story.extracted_html:
         which, html = "article", story.extracted_html
     else:
         which, html = "feed", story.summary_html
@@ -95,8 +95,11 @@ def save(request, story_id):
 
 
 def safe_next(request) -> str:
+    """Back to the page the form was on, never to another site."""
     target = request.POST.get("next", "")
-    return target if target.startswith("/") and not target.startswith("//") else reverse("home")
+    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        return target
+    return reverse("home")
 
 
 def progress_url(feed_ids) -> str:
@@ -239,7 +242,7 @@ def delete_rule(request, rule_id):
 
 def extract_page(request):
     """The public extraction demo: the same widget other sites embed."""
-    return render(request, "reader/extract.html", {"methods": list(extraction.METHODS)})
+    return render(request, "reader/extract.html")
 
 
 def signup(request):

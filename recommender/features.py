@@ -35,7 +35,6 @@ GROUP_WEIGHTS = {
     "author": 1.0,
     "site": 0.5,
 }
-KINDS = tuple(GROUP_WEIGHTS)
 
 # Only the lead of a long story is read: topics are stated early, and it bounds featurising cost.
 MAX_TEXT_WORDS = 400

@@ -1,8 +1,8 @@
-"""L2-regularised logistic regression with a prior mean per weight and a fixed offset per example.
+"""L2-regularised logistic regression with a prior mean per weight.
 
-scikit-learn's LogisticRegression has neither a per-example offset nor a non-zero prior mean, which
-is how community and feed priors enter the user's model (the user's ratings then move weights away
-from the prior only as far as the evidence pushes them). Solved by trust-region Newton-CG: a few
+scikit-learn's LogisticRegression has no non-zero prior mean, which is how community and feed
+priors enter the user's model (the user's ratings then move weights away from the prior only as
+far as the evidence pushes them). Solved by trust-region Newton-CG: a few
 Newton steps made of sparse Hessian-vector products, cheaper here than L-BFGS's many iterations.
 """
 from __future__ import annotations
@@ -18,20 +18,20 @@ _THREADS = ThreadpoolController()
 
 
 class _Problem:
-    def __init__(self, X, y, offset, penalty, prior_mean, intercept_prior, intercept_penalty):
+    def __init__(self, X, y, penalty, prior_mean, intercept_prior, intercept_penalty):
         self.X, self.XT = X, X.T.tocsr()
-        self.y, self.offset = y.astype(np.float64), offset
+        self.y = y.astype(np.float64)
         self.penalty = np.append(penalty, intercept_penalty)
         self.prior = np.append(prior_mean, intercept_prior)
         self._at, self._p = None, None
 
     def _probabilities(self, theta):
         if self._at is None or not np.array_equal(theta, self._at):
-            self._at, self._p = theta.copy(), expit(self.X @ theta[:-1] + theta[-1] + self.offset)
+            self._at, self._p = theta.copy(), expit(self.X @ theta[:-1] + theta[-1])
         return self._p
 
     def loss_and_gradient(self, theta):
-        z = self.X @ theta[:-1] + theta[-1] + self.offset
+        z = self.X @ theta[:-1] + theta[-1]
         # log(1+e^z) - y z, written with log_expit for stability at large |z|
         loss = -np.sum(log_expit(z) * self.y + log_expit(-z) * (1 - self.y))
         self._at, self._p = theta.copy(), expit(z)
@@ -51,13 +51,13 @@ class _Problem:
         return out
 
 
-def fit(X: sparse.csr_matrix, y: np.ndarray, offset: np.ndarray, penalty: np.ndarray,
+def fit(X: sparse.csr_matrix, y: np.ndarray, penalty: np.ndarray,
         prior_mean: np.ndarray, intercept_prior: float, intercept_penalty: float) -> tuple[np.ndarray, float]:
     """Minimise sum(logloss) + ½·Σ penalty·(w − prior_mean)² + ½·intercept_penalty·(b − intercept_prior)².
 
     Returns (weights, intercept).
     """
-    problem = _Problem(X, y, offset, penalty, prior_mean, intercept_prior, intercept_penalty)
+    problem = _Problem(X, y, penalty, prior_mean, intercept_prior, intercept_penalty)
     with _THREADS.limit(limits=1):
         result = optimize.minimize(problem.loss_and_gradient, problem.prior, jac=True,
                                    hessp=problem.hessian_times, method="trust-ncg",

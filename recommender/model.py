@@ -8,11 +8,10 @@ import numpy as np
 from scipy.special import expit
 
 from . import explain, storage
-from .community import CommunityPrior
 from .batch import EXTRAS, Batch, prepare
+from .community import CommunityPrior
 from .features import DIM
 from .rules import Rule, first_match
-
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """The story value type: everything the recommender may look at, nothing Django-specific."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from urllib.parse import urlsplit
 

@@ -42,7 +42,7 @@ def _solve(Xc, extra, y, intercept_prior):
     design = sparse.hstack([Xc, sparse.csr_matrix(extra)], format="csr")
     penalty = np.concatenate([np.full(Xc.shape[1], FEATURE_PENALTY), EXTRA_PENALTY])
     prior = np.concatenate([np.zeros(Xc.shape[1]), EXTRA_PRIOR])
-    w, b = logistic.fit(design, y, np.zeros(len(y)), penalty, prior, intercept_prior, INTERCEPT_PENALTY)
+    w, b = logistic.fit(design, y, penalty, prior, intercept_prior, INTERCEPT_PENALTY)
     return w[:Xc.shape[1]], w[Xc.shape[1]:], b
 
 

@@ -3,7 +3,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from reader import feeds
-from reader.models import Entry, Feed, Story
+from reader.models import Entry, Story
 from reader.parsing import normalised_link
 from reader.subscribe import subscribe
 

@@ -1,6 +1,5 @@
 """The fetcher's limits against hostile servers: silent, slow, endless, huge, not TLS; and the host map."""
 import socket
-import threading
 import time
 
 import pytest

@@ -1,8 +1,6 @@
 """Refused addresses, probed inside a loopback-only network namespace (see tests/netns.py)."""
 import textwrap
 
-import pytest
-
 from netns import run_isolated
 
 SERVER = """

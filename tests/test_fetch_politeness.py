@@ -20,9 +20,9 @@ def file_gate(tmp_path, **kw):
     return FileGate(tmp_path / "polite", 2, DELAY, **kw)
 
 
-GATES = [pytest.param(file_gate, id="file"),
-         pytest.param(redis_gate, id="redis", marks=pytest.mark.skipif(
-             not os.environ.get("REDIS_URL"), reason="no REDIS_URL: the Redis gate runs in the Redis suite"))]
+# The Redis gate is tested where there is a Redis (the PostgreSQL + Redis suite); the file gate everywhere.
+GATES = [pytest.param(file_gate, id="file")] + (
+    [pytest.param(redis_gate, id="redis")] if os.environ.get("REDIS_URL") else [])
 
 
 def run_clients(make_gate, tmp_path, hosts, hold=HOLD):
@@ -33,8 +33,9 @@ def run_clients(make_gate, tmp_path, hosts, hold=HOLD):
         with make_gate(tmp_path).slot(host, max_wait=30):
             start = time.monotonic()
             time.sleep(hold)
+            end = time.monotonic()  # inside the slot: the next holder may start the moment it is released
         with lock:
-            log.append((host, start, time.monotonic()))
+            log.append((host, start, end))
 
     threads = [threading.Thread(target=client, args=(h,)) for h in hosts]
     for t in threads:

@@ -2,7 +2,7 @@
 import pytest
 from django.contrib.auth.models import User
 
-from reader.models import Entry, Feed, Story, TasteModel
+from reader.models import Entry, Story, TasteModel
 from reader.ranking import rate
 from reader.subscribe import subscribe
 from reader.tasks import fetch_feed

@@ -58,7 +58,7 @@ def test_reading_view_shows_the_article_sanitized_and_marks_read(ann, client_ann
     entry = make_entries(ann, feed, [0.5])[0]
     Story.objects.filter(id=entry.story_id).update(
         extracted_html='<p>The full article.</p><script>alert(1)</script><img src="x" onerror="alert(2)">',
-        extraction_status="done", extraction_method="clump", author="Mira Holm",
+        extracted_text="The full article, longer than the feed's teaser.", extraction_status="done", extraction_method="clump", author="Mira Holm",
         lead_image="https://news.example/lead.jpg")
     html = client_ann.get(f"/stories/{entry.story_id}/").content.decode()
     assert "The full article." in html and "Mira Holm" in html and "clump" in html
@@ -96,8 +96,9 @@ def test_forms_work_without_javascript(ann, client_ann):
     response = client_ann.post(f"/stories/{entry.story_id}/save", {"saved": "true", "next": "/?filter=saved"})
     assert response["Location"] == "/?filter=saved"
     assert Entry.objects.get(id=entry.id).saved
-    off_site = client_ann.post(f"/stories/{entry.story_id}/rate", {"rating": "good", "next": "//evil.example/"})
-    assert off_site["Location"] == "/"
+    for elsewhere in ("//evil.example/", "https://evil.example/", "/\\evil.example/"):
+        off_site = client_ann.post(f"/stories/{entry.story_id}/rate", {"rating": "good", "next": elsewhere})
+        assert off_site["Location"] == "/"
     assert ann.ratings.get().value == 1
 
 

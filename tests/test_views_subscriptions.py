@@ -4,9 +4,11 @@ Discovery's answers are stand-ins here (tests/test_feed_discovery.py covers disc
 tests pin down what the pages do with them.
 """
 from dataclasses import dataclass
+from datetime import timedelta
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils import timezone
 
 from reader import subscribe as subscribing
 from reader import views
@@ -77,9 +79,14 @@ def test_nothing_found_or_bad_address_explains_itself(client_ann, monkeypatch, q
 def test_subscriptions_page_shows_health_and_folders(ann, client_ann):
     feed = make_feed(ann, title="Broken desk", folder="Work")
     feed.last_error, feed.error_count = "example.org answered HTTP 503", 3
+    feed.failing_since = timezone.now() - timedelta(days=2, minutes=5)
     feed.save()
+    big = make_feed(ann, url="https://big.example/feed", title="Big desk")
+    big.notice = "the feed lists 10000 entries; the newest 500 were read"
+    big.save()
     page = client_ann.get("/subscriptions/").content.decode()
     assert "Broken desk" in page and "3 errors: example.org answered HTTP 503" in page and ">Work<" in page
+    assert "failing for 2\xa0days" in page and "the newest 500 were read" in page
 
 
 def test_move_to_folder_and_unsubscribe_touch_only_own_subscriptions(ann, client_ann):

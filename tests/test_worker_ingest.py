@@ -1,5 +1,6 @@
 """The whole loop through a real Celery worker and broker: feeds in, pages fetched and extracted, bad input survived."""
 import time
+from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
@@ -47,6 +48,9 @@ def worker(worker_limits, celery_worker_process):
     from celery import current_app
     from kombu import pools
 
+    options = current_app.conf.broker_transport_options or {}
+    if "data_folder_in" in options:  # the disk broker: its control files go beside its messages
+        options["control_folder"] = str(Path(options["data_folder_in"]) / "control")
     pools.reset()
     current_app._pool = None
     current_app.amqp._producer_pool = None
