@@ -15,13 +15,13 @@ import lxml.html
 from lxml import etree
 
 from .article import ExtractionError
+from .render import INVISIBLE_TAGS
 
 BLOCK_TAGS = {
     "address", "article", "aside", "blockquote", "body", "br", "dd", "details", "div", "dl", "dt",
     "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr",
-    "li", "main", "nav", "ol", "p", "pre", "section", "table", "td", "th", "tr", "ul", "option",
+    "li", "main", "nav", "ol", "p", "pre", "section", "table", "td", "th", "tr", "ul",
 }
-_SKIP = {"script", "style", "noscript", "template", "head", "title", "svg", "iframe", "object", "select", "button"}
 _HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 _WRAP = 80
 
@@ -59,7 +59,7 @@ def walk(root):
     walker = etree.iterwalk(root, events=("start", "end"))
     for event, el in walker:
         tag = el.tag if isinstance(el.tag, str) else ""
-        kept = bool(tag) and tag not in _SKIP
+        kept = bool(tag) and tag not in INVISIBLE_TAGS
         if event == "start":
             if not kept:
                 walker.skip_subtree()
@@ -177,7 +177,7 @@ def render(blocks: list[Block], keep: list[bool]):
         if block.element is not None:
             child = copy.deepcopy(block.element)
             child.tail = None
-            etree.strip_elements(child, *_SKIP, with_tail=False)
+            etree.strip_elements(child, *INVISIBLE_TAGS, with_tail=False)
             wrapper.append(child)
         else:
             add_paragraph(wrapper, block.text, block.tag if block.tag in _HEADINGS else "p")
