@@ -1,4 +1,4 @@
-"""python -m extraction [--method M] [--format text|json|html] FILE|-|URL"""
+"""python -m extraction [--method M] [--format text|json|html] [--pages N] FILE|-|URL"""
 from __future__ import annotations
 
 import argparse
@@ -8,6 +8,7 @@ import sys
 
 from .article import ExtractionError
 from .methods import METHODS
+from .multipage import extract_pages
 from .pipeline import extract
 
 
@@ -48,10 +49,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--method", default="clump", choices=sorted(METHODS))
     parser.add_argument("--format", default="text", choices=("text", "json", "html"))
     parser.add_argument("--url", help="the page's address, to make links absolute (files and stdin)")
+    parser.add_argument("--pages", type=int, default=0, metavar="N",
+                        help="follow up to N next-page links and join the pages (needs the page's URL)")
     args = parser.parse_args(argv)
+    if args.pages < 0:
+        parser.error("--pages must be 0 or more")
     try:
         data, url, charset = read_source(args.source)
-        article = extract(data, url=url or args.url, method=args.method, charset=charset)
+        url = url or args.url
+        if args.pages and not url:
+            raise ExtractionError("--pages needs the page's URL (give a URL or --url)")
+        if args.pages:
+            article = extract_pages(data, url, method=args.method, max_pages=args.pages, charset=charset)
+        else:
+            article = extract(data, url=url, method=args.method, charset=charset)
     except ExtractionError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

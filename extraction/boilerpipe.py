@@ -8,7 +8,6 @@ boilerplate block, keeps the largest fused run and widens it back to the headlin
 from __future__ import annotations
 
 import copy
-import re
 import textwrap
 from dataclasses import dataclass, field
 
@@ -16,16 +15,15 @@ import lxml.html
 from lxml import etree
 
 from .article import ExtractionError
+from .render import INVISIBLE_TAGS
 
 BLOCK_TAGS = {
     "address", "article", "aside", "blockquote", "body", "br", "dd", "details", "div", "dl", "dt",
     "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr",
-    "li", "main", "nav", "ol", "p", "pre", "section", "table", "td", "th", "tr", "ul", "option",
+    "li", "main", "nav", "ol", "p", "pre", "section", "table", "td", "th", "tr", "ul",
 }
-_SKIP = {"script", "style", "noscript", "template", "head", "title", "svg", "iframe", "object", "select", "button"}
 _HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 _WRAP = 80
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 @dataclass
@@ -37,6 +35,7 @@ class Block:
     link_words: int
     tag: str  # the nearest block-level element around the text
     element: object = field(default=None, repr=False)  # that element, when it holds this block alone
+    owner: object = field(default=None, repr=False)  # that element, always
 
     @property
     def link_density(self) -> float:
@@ -60,7 +59,7 @@ def walk(root):
     walker = etree.iterwalk(root, events=("start", "end"))
     for event, el in walker:
         tag = el.tag if isinstance(el.tag, str) else ""
-        kept = bool(tag) and tag not in _SKIP
+        kept = bool(tag) and tag not in INVISIBLE_TAGS
         if event == "start":
             if not kept:
                 walker.skip_subtree()
@@ -78,7 +77,7 @@ def text_blocks(root) -> list[Block]:
     """Cut the tree into text blocks, counting words inside links."""
     blocks: list[Block] = []
     pieces: list[tuple[str, bool]] = []
-    stack: list[str] = []
+    stack: list = []  # the open block-level elements
     opened_at: list[int] = []  # how many blocks existed when each open block element began
     links = 0
 
@@ -86,7 +85,9 @@ def text_blocks(root) -> list[Block]:
         text = " ".join("".join(p for p, _ in pieces).split())
         if text:
             link_text = " ".join(p for p, linked in pieces if linked)
-            blocks.append(Block(text, len(text.split()), len(link_text.split()), _owner(stack)))
+            owner = stack[-1] if stack else None
+            blocks.append(Block(text, len(text.split()), len(link_text.split()),
+                                owner.tag if owner is not None else "body", owner=owner))
         pieces.clear()
 
     for kind, value in walk(root):
@@ -97,21 +98,18 @@ def text_blocks(root) -> list[Block]:
         if tag in BLOCK_TAGS:
             flush()
         if kind == "open":
-            stack.append(tag)
             links += tag == "a"
             if tag in BLOCK_TAGS:
+                stack.append(value)
                 opened_at.append(len(blocks))
             continue
-        if tag in BLOCK_TAGS and len(blocks) == opened_at.pop() + 1:
-            blocks[-1].element = value
-        stack.pop()
         links -= tag == "a"
+        if tag in BLOCK_TAGS:
+            if len(blocks) == opened_at.pop() + 1:
+                blocks[-1].element = value
+            stack.pop()
     flush()
     return blocks
-
-
-def _owner(stack: list[str]) -> str:
-    return next((t for t in reversed(stack) if t in BLOCK_TAGS), "body")
 
 
 def is_content(prev: Block | None, cur: Block, nxt: Block | None) -> bool:
@@ -159,15 +157,10 @@ def _title_start(blocks: list[Block], start: int) -> int:
     return start
 
 
-def xml_text(text: str) -> str:
-    """``text`` without the control characters an lxml element refuses to hold."""
-    return _NOT_XML.sub("", text)
-
-
 def add_paragraph(parent, text: str, tag: str = "p"):
     """Append a ``<tag>`` holding ``text`` to ``parent``."""
     child = etree.SubElement(parent, tag)
-    child.text = xml_text(text)
+    child.text = text
     return child
 
 
@@ -184,7 +177,7 @@ def render(blocks: list[Block], keep: list[bool]):
         if block.element is not None:
             child = copy.deepcopy(block.element)
             child.tail = None
-            etree.strip_elements(child, *_SKIP, with_tail=False)
+            etree.strip_elements(child, *INVISIBLE_TAGS, with_tail=False)
             wrapper.append(child)
         else:
             add_paragraph(wrapper, block.text, block.tag if block.tag in _HEADINGS else "p")

@@ -12,26 +12,21 @@ by site, see ``fold_of``).
 from __future__ import annotations
 
 import argparse
-import gzip
 import hashlib
-import json
 import os
-import re
 import sys
-import time
-from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .article import ExtractionError
-from .methods import METHODS
+from .competitors import load_competitor
+from .evaluate import Page, evaluate_method, load_dataset
 from .learned import SETS, trained_on
+from .methods import METHODS
+from .metric import summarize
 
 COMPETITORS = ("trafilatura", "readability-lxml")
 FOLDS = 5
 START, END = "<!-- methods-table:start -->", "<!-- methods-table:end -->"
-_WORD = re.compile(r"\w+")
 
 
 def shared_dir() -> Path:
@@ -39,23 +34,9 @@ def shared_dir() -> Path:
     return Path(env) if env else Path(__file__).resolve().parents[1] / ".." / "shared"
 
 
-@dataclass
-class Page:
-    id: str
-    html: str
-    gold: str
-    url: str | None
-
-
 def load_set(name: str) -> list[Page]:
     """One development set, as (html, gold text) pages sorted by id."""
-    root = shared_dir() / "datasets" / SETS[name]
-    truth = json.loads((root / "ground-truth.json").read_text(encoding="utf-8"))
-    pages = []
-    for pid in sorted(truth):
-        raw = gzip.decompress((root / "html" / f"{pid}.html.gz").read_bytes())
-        pages.append(Page(pid, raw.decode("utf-8", errors="replace"), truth[pid]["articleBody"], truth[pid].get("url")))
-    return pages
+    return load_dataset(shared_dir() / "datasets" / SETS[name])
 
 
 def fold_of(page: Page) -> int:
@@ -64,66 +45,23 @@ def fold_of(page: Page) -> int:
     return int(hashlib.sha1(key.encode()).hexdigest(), 16) % FOLDS
 
 
-def _shingles(text: str) -> Counter:
-    words = [w.lower() for w in _WORD.findall(text)]
-    if len(words) < 4:
-        return Counter([tuple(words)]) if words else Counter()
-    return Counter(tuple(words[i:i + 4]) for i in range(len(words) - 3))
-
-
-def score_page(found: str, gold: str) -> tuple[float, float]:
-    """Precision and recall of one page over 4-word shingles."""
-    got, want = _shingles(found), _shingles(gold)
-    tp = sum((got & want).values())
-    precision = tp / sum(got.values()) if got else (1.0 if not want else 0.0)
-    recall = tp / sum(want.values()) if want else 1.0
-    return precision, recall
-
-
-def _competitor(name: str):
-    if name == "trafilatura":
-        import trafilatura
-
-        return lambda html, url: trafilatura.extract(html, url=url) or ""
-    import lxml.html
-    from readability import Document
-
-    def readability_lxml(html, url):
-        return lxml.html.fromstring(Document(html).summary()).text_content()
-
-    return readability_lxml
-
-
-def _extractor(name: str):
-    from . import extract
-
-    if name in COMPETITORS:
-        return _competitor(name)
-    return lambda html, url: extract(html, url=url, method=name).text
-
-
 def other_set(held_out: str) -> str:
     """The development set that is not ``held_out``: learned models are trained on it."""
     return next(s for s in SETS if s != held_out)
 
 
 def evaluate(name: str, set_name: str, pages: list[Page]) -> dict:
-    run = _extractor(name)
-    precisions, recalls, errors = [], [], 0
-    started = time.perf_counter()
-    for page in pages:
-        try:
-            with trained_on(mss=other_set(set_name), best=f"fold{fold_of(page)}"):
-                found = run(page.html, page.url)
-        except ExtractionError:
-            found, errors = "", errors + 1
-        p, r = score_page(found, page.gold)
-        precisions.append(p)
-        recalls.append(r)
-    elapsed = time.perf_counter() - started
-    p, r = sum(precisions) / len(pages), sum(recalls) / len(pages)
-    f1 = 2 * p * r / (p + r) if p + r else 0.0
-    return {"P": p, "R": r, "F1": f1, "pages/s": len(pages) / elapsed, "errors": errors}
+    """The shared benchmark metric (``metric.py``) over one set, fold by fold, so every
+    page is extracted with the learned models that never saw it or its site."""
+    scores, seconds, errors = [], 0.0, 0
+    for fold in range(FOLDS):
+        with trained_on(mss=other_set(set_name), best=f"fold{fold}"):
+            result = evaluate_method([p for p in pages if fold_of(p) == fold], name)
+        scores += result.scores
+        seconds += result.seconds
+        errors += len(result.errors)
+    s = summarize(scores)
+    return {"P": s.precision, "R": s.recall, "F1": s.f1, "pages/s": len(pages) / seconds, "errors": errors}
 
 
 def table(results: dict[str, dict[str, dict]], set_names: list[str]) -> str:
@@ -157,6 +95,9 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [m for m in args.methods if m not in METHODS and m not in COMPETITORS]
     if unknown:
         parser.error(f"unknown method(s): {', '.join(unknown)}")
+    missing = [m for m in args.methods if m in COMPETITORS and load_competitor(m) is None]
+    if missing:
+        parser.error(f"not installed: {', '.join(missing)} (pip install -e '.[bench]')")
     data = {s: load_set(s) for s in args.sets}
     results: dict[str, dict[str, dict]] = {}
     for name in args.methods:

@@ -61,8 +61,14 @@ def decode(data: bytes, charset: str | None = None) -> str:
 _XML_DECLARATION = re.compile(r"\s*<\?xml[^>]*\?>")
 # lxml parsers must not be shared between threads; each thread keeps its own.
 _LOCAL = threading.local()
-_CONTROL_BYTES = bytes([*range(0, 9), 11, *range(14, 32)])
-_CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f]")
+# What an lxml element refuses to hold as text: C0 controls but tab and line breaks,
+# lone surrogates and the two non-characters U+FFFE, U+FFFF (UTF-8 bytes EF BF BE/BF).
+_CONTROL_BYTES = bytes([*range(0, 9), 11, 12, *range(14, 32)])
+_NONCHARACTER_BYTES = (b"\xef\xbf\xbe", b"\xef\xbf\xbf")
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+# Character references ("&#12;") put the same characters back while parsing.
+_CHAR_REF = {str: re.compile(r"&#([xX][0-9a-fA-F]{1,6}|[0-9]{1,7})"),
+             bytes: re.compile(rb"&#([xX][0-9a-fA-F]{1,6}|[0-9]{1,7})")}
 _NOT_TEXT = re.compile("[\x00-\x08\x0b\x0e-\x1f\ufffd]")
 
 
@@ -70,6 +76,28 @@ def _looks_binary(text: str) -> bool:
     """Control characters and undecodable bytes are rare in any real page."""
     sample = text[:65536]
     return len(_NOT_TEXT.findall(sample)) > len(sample) // 20
+
+
+def _xml_safe(data: bytes) -> bool:
+    return len(data.translate(None, _CONTROL_BYTES)) == len(data) and not any(
+        bad in data for bad in _NONCHARACTER_BYTES)
+
+
+def _refers_to_control(markup: str | bytes) -> bool:
+    for match in _CHAR_REF[type(markup)].finditer(markup):
+        ref = match.group(1)
+        code = int(ref[1:], 16) if ref[:1] in ("x", "X", b"x", b"X") else int(ref)
+        if code < 0x110000 and _CONTROL.match(chr(code)):
+            return True
+    return False
+
+
+def _scrub(doc) -> None:
+    for el in doc.iter():
+        if el.text and _CONTROL.search(el.text):
+            el.text = _CONTROL.sub("", el.text)
+        if el.tail and _CONTROL.search(el.tail):
+            el.tail = _CONTROL.sub("", el.tail)
 
 
 def _parser(encoding: str | None) -> etree.HTMLParser:
@@ -97,14 +125,15 @@ def parse(html: str | bytes, charset: str | None = None) -> lxml.html.HtmlElemen
         name, skip = detect_charset(html, charset)
         # Scanning bytes is far cheaper than scanning text, and clean UTF-8 goes to
         # lxml as bytes, sparing a decode and lxml's re-encode.
-        if name == "utf-8" and len(html.translate(None, _CONTROL_BYTES)) == len(html):
+        if name == "utf-8" and _xml_safe(html):
             return _parse(html[skip:], "utf-8")
         html = html[skip:].decode(name, errors="replace")
     if not html.strip():
         raise ExtractionError("empty document")
     if _looks_binary(html):
         raise ExtractionError("binary data, not HTML")
-    # lxml refuses control characters in text set later (cleaning joins tails).
+    # lxml refuses these in text set later (cleaning joins tails, methods build new
+    # paragraphs), so they go here, once, and no method needs to strip them.
     text = _CONTROL.sub("", html)
     # Encoding declarations inside a str confuse lxml; the text is already decoded.
     declaration = _XML_DECLARATION.match(text)
@@ -120,4 +149,6 @@ def _parse(markup: str | bytes, encoding: str | None) -> lxml.html.HtmlElement:
         raise ExtractionError(f"unparseable HTML: {exc}") from exc
     if doc is None:
         raise ExtractionError("no HTML document found")
+    if _refers_to_control(markup):
+        _scrub(doc)
     return doc

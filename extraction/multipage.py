@@ -4,13 +4,15 @@ The link is chosen the way Readability does it: every link of the same site whos
 differs from the article's base URL by digits is scored from its text ("next", "»", a
 small page number), its and its ancestors' class/id (pagination patterns) and its URL
 (page=2, /2/); words like "previous", "first" or "comments" count against it. Up to five
-more pages are fetched through the caller's ``fetch`` (the safe fetcher by default) and
-their paragraphs appended, leaving out paragraphs already seen.
+more pages are fetched through the caller's ``fetch`` (the safe fetcher under a
+``FetchPolicy`` by default) and their paragraphs appended, leaving out paragraphs already
+seen.
 """
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection
+from dataclasses import dataclass
 from urllib.parse import urldefrag, urlsplit
 
 import lxml.html
@@ -18,6 +20,7 @@ import nh3
 
 from .article import Article
 from .document import parse
+from .fetch import FetchPolicy, fetch as fetch_url
 from .pipeline import extract
 
 MAX_PAGES = 5
@@ -105,27 +108,50 @@ def find_next_page(doc, url: str, seen: Collection[str] = ()) -> str | None:
     return best
 
 
+@dataclass(frozen=True)
+class Fetched:
+    content: str | bytes
+    url: str  # after redirects
+    charset: str | None = None
+
+
+def safe_fetch(policy: FetchPolicy = FetchPolicy()) -> Callable[[str], Fetched]:
+    """A ``fetch`` for ``extract_pages`` over the safe fetcher (raises ``FetchError``)."""
+    def fetch(url: str) -> Fetched:
+        response = fetch_url(url, policy)
+        return Fetched(response.content, response.url, response.charset)
+
+    return fetch
+
+
+def _fetched(result, url: str) -> Fetched:
+    """A fetch may answer with a page's bytes or text, or with a ``Fetched``."""
+    return result if isinstance(result, Fetched) else Fetched(result, url)
+
+
 def extract_pages(html: str | bytes, url: str, method: str = "clump", fetch: Callable | None = None,
-                  max_pages: int = MAX_PAGES) -> Article:
+                  max_pages: int = MAX_PAGES, policy: FetchPolicy | None = None,
+                  charset: str | None = None) -> Article:
     """Extract ``url`` and up to ``max_pages`` further pages of the same article, joined.
 
-    ``fetch(url)`` returns the page as bytes or str; it defaults to the safe fetcher.
-    A page that fails to fetch or extract ends the series: the parts so far are kept,
-    and the reason is recorded in ``article.extras["pagination_error"]``.
+    ``fetch(url)`` returns the page as bytes, str or ``Fetched``; it defaults to the safe
+    fetcher under ``policy`` (``safe_fetch``). ``charset`` is the first page's HTTP
+    charset. A page that fails to fetch or extract ends the series: the parts so far are
+    kept, and the reason is recorded in ``article.extras["pagination_error"]``.
     """
     if fetch is None:
-        from .fetch import fetch
-    article = extract(html, url=url, method=method)
+        fetch = safe_fetch(policy or FetchPolicy())
+    article = extract(html, url=url, method=method, charset=charset)
     seen_paragraphs = set(_paragraph_keys(article.text))
     pages, texts, bodies = [url], [article.text], [article.html]
-    current, page_url = html, url
+    current = Fetched(html, url, charset)
     for _ in range(max_pages):
-        next_url = find_next_page(_linked(current, page_url), page_url, seen=pages)
+        next_url = find_next_page(_linked(current), current.url, seen=pages)
         if not next_url:
             break
         try:
-            current = fetch(next_url)
-            part = extract(current, url=next_url, method=method)
+            current = _fetched(fetch(next_url), next_url)
+            part = extract(current.content, url=current.url, method=method, charset=current.charset)
         except Exception as exc:  # noqa: BLE001 - whatever a later page does, the pages so far are kept
             article.extras["pagination_error"] = f"{next_url}: {exc}"
             break
@@ -135,16 +161,15 @@ def extract_pages(html: str | bytes, url: str, method: str = "clump", fetch: Cal
         pages.append(next_url)
         texts.append(text)
         bodies.append(body)
-        page_url = next_url
     article.text = "\n\n".join(texts)
     article.html = nh3.clean("".join(bodies))
     article.extras["pages"] = pages
     return article
 
 
-def _linked(html, url: str):
-    doc = parse(html)
-    doc.make_links_absolute(url, resolve_base_href=True, handle_failures="discard")
+def _linked(page: Fetched):
+    doc = parse(page.content, page.charset)
+    doc.make_links_absolute(page.url, resolve_base_href=True, handle_failures="discard")
     return doc
 
 

@@ -15,7 +15,6 @@ import lxml.html
 from lxml import etree
 
 from .article import ExtractionError
-from .boilerpipe import xml_text
 
 UNLIKELY = re.compile(
     r"combx|comment|community|disqus|extra|foot|header|menu|remark|rss|shoutbox|sidebar|sponsor|"
@@ -134,13 +133,13 @@ def _wrap_loose_text(div) -> list:
     made = []
     if div.text and div.text.strip():
         p = lxml.html.Element("p")
-        p.text, div.text = xml_text(div.text), None
+        p.text, div.text = div.text, None
         div.insert(0, p)
         made.append(p)
     for child in list(div):
         if child.tail and child.tail.strip() and child.tag != "p":
             p = lxml.html.Element("p")
-            p.text, child.tail = xml_text(child.tail), None
+            p.text, child.tail = child.tail, None
             child.addnext(p)
             made.append(p)
     return made

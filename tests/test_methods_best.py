@@ -1,6 +1,9 @@
-"""best: a learned block classifier over the other methods' votes, kept to one span."""
+"""best: clump's article, minus the blocks a learned classifier over the other methods' votes rejects."""
+import lxml.html
+
 from extraction import METHODS, extract
-from extraction.best import choose, compile_trees, coverage, predict, trigrams
+from extraction.best import backbone_gaps, choose, compile_trees, coverage, edit_backbone, furniture, predict, trigrams
+from extraction.boilerpipe import text_blocks
 from extraction.learned import load_model
 
 STORY = [
@@ -28,7 +31,7 @@ def test_choose_keeps_one_span_and_drops_a_stray_block_far_away():
 
 def test_model_votes_with_every_other_method_and_matches_its_own_arrays():
     model = load_model("best", compile_trees)
-    assert set(model["voters"]) == set(METHODS) - {"best"}
+    assert set(model["voters"]) == set(METHODS) - {"best", "ttr-kmeans"}
     width = max(max(t["feature"]) for t in model["trees"]) + 1
     probabilities = predict(model, [[0.0] * width, [1.0] * width])
     assert probabilities.shape == (2,) and all(0 <= p <= 1 for p in probabilities)
@@ -66,3 +69,38 @@ def test_exported_trees_predict_what_scikit_learn_predicts():
     exported = export(model, ["a", "b", "c"])
     assert "arrays" not in exported  # what is written to disk stays plain JSON
     assert np.abs(predict(compile_trees(exported), x.tolist()) - model.predict_proba(x)[:, 1]).max() < 1e-4
+
+
+def test_edit_backbone_cuts_only_confidently_rejected_whole_elements_inside_it():
+    doc = lxml.html.fromstring("<html><body><div id='story'><p>kept one</p><p>doubtful</p><p>rejected</p>"
+                               "</div><p>outside and liked</p></body></html>")
+    blocks = text_blocks(doc.find("body"))
+    backbone = doc.get_element_by_id("story")
+    edited = edit_backbone(backbone, blocks, [0.9, 0.3, 0.05, 0.99])
+    assert edited is backbone
+    assert [p.text for p in edited.iter("p")] == ["kept one", "doubtful"]
+
+
+def test_edit_backbone_is_none_when_the_backbone_holds_no_block():
+    doc = lxml.html.fromstring("<html><body><p>text</p><div id='empty'></div></body></html>")
+    blocks = text_blocks(doc.find("body"))
+    assert edit_backbone(doc.get_element_by_id("empty"), blocks, [0.9]) is None
+    assert edit_backbone(None, blocks, [0.9]) is None
+
+
+def test_when_the_ensemble_agrees_the_answer_is_clumps_own_article():
+    body = "".join(f"<p>{p} <a href='/more'>more</a></p>" for p in STORY)
+    html = f"<html><body><nav><a href='/'>Home</a></nav><article><h1>Late library</h1>{body}</article></body></html>"
+    assert extract(html, method="best").html == extract(html, method="clump").html
+
+
+def test_gaps_count_blocks_to_the_nearest_backbone_block():
+    assert backbone_gaps([False, True, True, False, False]) == [1, 0, 0, 1, 2]
+    assert min(backbone_gaps([False, False])) > 2  # no backbone: farther than any real gap
+
+
+def test_furniture_is_the_strongest_cue_on_the_block_or_its_ancestors():
+    doc = lxml.html.fromstring("<html><body><nav><div><p>menu</p></div></nav><div class='share'><p>x</p></div>"
+                               "<div class='story'><p>story</p></div></body></html>")
+    strengths = furniture(text_blocks(doc.find("body")))
+    assert strengths[0] > 0 and strengths[1] > 0 and strengths[2] == 0

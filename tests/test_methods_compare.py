@@ -1,14 +1,23 @@
-"""The comparison command: shingle scoring, the table, and rewriting only the marked part of the docs."""
+"""The comparison command: scoring with the shared metric, the table, and rewriting only the marked part of the docs."""
 import pytest
 
-from extraction.compare import END, FOLDS, START, Page, fold_of, score_page, table, write_docs
+from extraction.compare import END, FOLDS, START, evaluate, fold_of, table, write_docs
+from extraction.evaluate import Page
+from extraction.metric import score_page, summarize
+
+STORY = ("The harbour master said the ferry would run again on Monday once the storm damage to the "
+         "pier had been repaired by the council's engineers, who worked through the weekend.")
 
 
-def test_score_page_counts_shared_four_word_shingles():
-    assert score_page("a b c d e", "a b c d e") == (1.0, 1.0)
-    precision, recall = score_page("a b c d e f", "a b c d x")
-    assert precision == pytest.approx(1 / 3) and recall == pytest.approx(1 / 2)
-    assert score_page("", "some gold text here") == (0.0, 0.0)
+def test_evaluate_scores_every_page_with_the_shared_metric_and_counts_failures():
+    pages = [Page(f"p{i}", f"<html><body><p>{STORY}</p></body></html>".encode(), STORY, f"https://s{i}.example/")
+             for i in range(6)]
+    pages.append(Page("empty", b"   ", STORY, ""))
+    result = evaluate("readability-simple", "aeb", pages)
+    expected = summarize([score_page(STORY, STORY)] * 6 + [score_page("", STORY)])
+    assert result["errors"] == 1
+    assert (result["P"], result["R"], result["F1"]) == pytest.approx((expected.precision, expected.recall, expected.f1))
+    assert result["P"] == 1.0 and result["R"] == pytest.approx(6 / 7)
 
 
 def test_table_has_one_row_per_method_and_four_columns_per_set():
@@ -33,7 +42,7 @@ def test_write_docs_refuses_a_file_without_markers(tmp_path):
 
 
 def test_folds_keep_a_site_together_and_spread_pages_without_url():
-    a = Page("1", "", "", "https://news.example/a")
-    b = Page("2", "", "", "https://news.example/b?page=2")
+    a = Page("1", b"", "", "https://news.example/a")
+    b = Page("2", b"", "", "https://news.example/b?page=2")
     assert fold_of(a) == fold_of(b)
-    assert len({fold_of(Page(str(i), "", "", None)) for i in range(50)}) == FOLDS
+    assert len({fold_of(Page(str(i), b"", "", "")) for i in range(50)}) == FOLDS

@@ -1,12 +1,15 @@
 """Multi-page articles: next-page links found like Readability, pages fetched from a loopback server."""
 import threading
-import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import lxml.html
 import pytest
 
-from extraction.multipage import base_url, extract_pages, find_next_page
+from extraction.fetch import FetchPolicy, parse_networks
+from extraction.multipage import base_url, extract_pages, find_next_page, safe_fetch
+
+# The safe fetcher refuses loopback unless the policy allows it, as the reader's setting does in tests.
+LOOPBACK = FetchPolicy(allowed_networks=parse_networks("127.0.0.1/32"))
 
 PARAGRAPHS = {
     1: "The expedition left the base camp before dawn, carrying food for ten days and a radio that "
@@ -42,7 +45,7 @@ def server():
         def do_GET(self):
             requests.append(self.path)
             number = self.path.rsplit("/", 1)[-1]
-            if not number.isdigit() or int(number) not in PARAGRAPHS:
+            if not number.isdigit() or int(number) not in PARAGRAPHS or int(number) == self.server.missing:
                 self.send_error(404)
                 return
             body = page(int(number), loop=self.server.loop).encode()
@@ -56,6 +59,7 @@ def server():
 
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     httpd.loop = False
+    httpd.missing = None
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     httpd.requests = requests
@@ -67,8 +71,7 @@ def server():
 
 def fetch(url):
     assert url.startswith("http://127.0.0.1:")
-    with urllib.request.urlopen(url, timeout=5) as response:
-        return response.read()
+    return safe_fetch(LOOPBACK)(url).content
 
 
 def linked(html, url):
@@ -96,7 +99,7 @@ def test_base_url_drops_the_page_number():
 
 def test_follows_pages_and_joins_them_without_duplicates(server):
     start = f"{server.root}/story/page/1"
-    article = extract_pages(fetch(start), start, method="readability", fetch=fetch)
+    article = extract_pages(fetch(start), start, method="readability", policy=LOOPBACK)
     assert [article.text.count(PARAGRAPHS[n]) for n in (1, 2, 3)] == [1, 1, 1]
     assert article.text.count(REPEATED) == 1
     assert article.text.index(PARAGRAPHS[1]) < article.text.index(PARAGRAPHS[2]) < article.text.index(PARAGRAPHS[3])
@@ -107,13 +110,13 @@ def test_follows_pages_and_joins_them_without_duplicates(server):
 def test_a_loop_back_to_a_seen_page_stops(server):
     server.loop = True
     start = f"{server.root}/story/page/1"
-    article = extract_pages(fetch(start), start, method="readability", fetch=fetch)
+    article = extract_pages(fetch(start), start, method="readability", policy=LOOPBACK)
     assert len(article.extras["pages"]) == 3 and server.requests.count("/story/page/2") == 1
 
 
 def test_max_pages_limits_the_fetches(server):
     start = f"{server.root}/story/page/1"
-    article = extract_pages(fetch(start), start, method="readability", fetch=fetch, max_pages=1)
+    article = extract_pages(fetch(start), start, method="readability", policy=LOOPBACK, max_pages=1)
     assert PARAGRAPHS[2] in article.text and PARAGRAPHS[3] not in article.text
     assert server.requests == ["/story/page/1", "/story/page/2"]
 
@@ -126,3 +129,18 @@ def test_a_failing_page_keeps_the_parts_already_read(server):
 
     article = extract_pages(fetch(start), start, method="readability", fetch=flaky)
     assert PARAGRAPHS[2] in article.text and "connection refused" in article.extras["pagination_error"]
+
+
+def test_the_default_fetcher_refuses_loopback_and_keeps_the_first_page(server):
+    start = f"{server.root}/story/page/1"
+    article = extract_pages(fetch(start), start, method="readability")
+    assert PARAGRAPHS[1] in article.text and PARAGRAPHS[2] not in article.text
+    assert "refused" in article.extras["pagination_error"] and server.requests == ["/story/page/1"]
+
+
+def test_a_missing_page_ends_the_series_with_the_fetch_error(server):
+    server.missing = 3
+    start = f"{server.root}/story/page/1"
+    article = extract_pages(fetch(start), start, method="readability", policy=LOOPBACK)
+    assert PARAGRAPHS[2] in article.text and PARAGRAPHS[3] not in article.text
+    assert "HTTP 404" in article.extras["pagination_error"]
