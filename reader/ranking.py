@@ -85,7 +85,7 @@ def retrain(user_id: int) -> bool:
         TasteModel.objects.filter(pk=stored.pk).update(
             data=model.to_bytes(), rating_count=len(rated), version=F("version") + 1, trained_at=timezone.now())
     entry_story_ids = Entry.objects.filter(user_id=user_id).values_list("story_id", flat=True)
-    _score_user(user_id, model, list(entry_story_ids))
+    _score_user(user_id, model, _batches(list(entry_story_ids)))
     return True
 
 
@@ -101,22 +101,28 @@ def load_model(user_id: int):
     return recommender.UserModel.from_bytes(bytes(TasteModel.objects.get(user_id=user_id).data))
 
 
-def _score_user(user_id: int, model, story_ids: list[int]) -> int:
-    model = model.with_rules(rules_for(user_id))
+def _batches(story_ids: list[int]):
+    """The stories in chunks, each featurised and joined with the crowd's votes once for all users."""
     prior = community()
     for start in range(0, len(story_ids), SCORE_BATCH):
-        scored = {s.story_id: s for s in model.score(_stories(story_ids[start:start + SCORE_BATCH]), prior)}
+        yield recommender.prepare(_stories(story_ids[start:start + SCORE_BATCH]), prior)
+
+
+def _score_user(user_id: int, model, batches) -> None:
+    model = model.with_rules(rules_for(user_id))
+    for batch in batches:
+        scored = {s.story_id: s for s in model.score(batch)}
         entries = list(Entry.objects.filter(user_id=user_id, story_id__in=list(scored)))
         for entry in entries:
             result = scored[entry.story_id]
             entry.score, entry.recommended, entry.reasons = result.score, result.recommended, result.reasons
         Entry.objects.bulk_update(entries, ["score", "recommended", "reasons"])
-    return len(story_ids)
 
 
 def score_stories(story_ids: list[int]) -> int:
     """Score new stories for every user whose feed holds them."""
     users = Entry.objects.filter(story_id__in=story_ids).values_list("user_id", flat=True).distinct()
+    batches = list(_batches(story_ids))
     for user_id in users:
-        _score_user(user_id, load_model(user_id), story_ids)
+        _score_user(user_id, load_model(user_id), batches)
     return len(story_ids)
