@@ -150,21 +150,27 @@ class Scores:
         # name ("page-ad-margins", "has-sidebar", "body_overlay"), not furniture. A
         # gallery or a comment thread may hold much prose, but not the story's clump.
         positive = {el: value for el, value in values.items() if value > 0}
-        prose = self.skeleton.sums(_pool(positive, self.skeleton.parent))
+        pooled = _pool(positive, self.skeleton.parent)
+        prose = self.skeleton.sums(pooled)
+        cues = {n: cue for n in self.skeleton.top_down
+                if (n in positive or n in prose) and n.tag not in ("body", "html") and (cue := self._strength(n))}
         for strength, share in ((STRONG, STRONG_WRAPPER_SHARE), (WEAK, WEAK_WRAPPER_SHARE)):
-            pooled = _pool({el: value for el, value in values.items() if value > 0}, self.skeleton.parent)
+            cued = [n for n, cue in cues.items() if cue == strength]
+            if not cued:
+                continue
             holds = self.skeleton.maxima(pooled)
             top_clump = max(pooled.values(), default=0.0)
             page_prose = sum(pooled.values())
-
-            def wrapper(n) -> bool:
-                return prose.get(n, 0.0) >= share * page_prose and holds.get(n, 0.0) >= top_clump
-
-            flagged = self.skeleton.inside(
-                lambda n: (n in positive or n in prose) and self._strength(n) == strength and not wrapper(n))
+            roots = {n for n in cued
+                     if not (prose.get(n, 0.0) >= share * page_prose and holds.get(n, 0.0) >= top_clump)}
+            if not roots:
+                continue
+            flagged = self.skeleton.inside(roots.__contains__)
             for el, value in values.items():
                 if value > 0 and el in flagged:
                     values[el] = 0.0
+            # The next cue's wrapper test weighs the prose that is left.
+            pooled = _pool({el: value for el, value in values.items() if value > 0}, self.skeleton.parent)
 
     def best(self):
         """The top-scoring element, narrowed to the child that holds its largest clump
