@@ -32,7 +32,7 @@ class Block:
         return self.link_chars / self.chars if self.chars else 0.0
 
 
-def _holder(el, root, cache: dict):
+def _holder(el, root):
     """The block element for text inside ``el``: the nearest non-inline ancestor."""
     node = el
     while node.tag in INLINE_TAGS and node is not root:
@@ -40,7 +40,6 @@ def _holder(el, root, cache: dict):
         if parent is None:
             break
         node = parent
-    cache[el] = node
     return node
 
 
@@ -72,9 +71,10 @@ def text_blocks(root) -> dict[object, Block]:
     then blocks holding only link text, in page order: callers break ties by that order.
     """
     blocks: dict[object, Block] = {}
-    holders: dict = {}
+    # Element holding text -> (its block element, whether it sits inside a link).
+    places: dict = {}
     links: dict = {}
-    holder_of = holders.get
+    place_of = places.get
     block_of = blocks.get
     linked_text = []
     for text in _TEXT(root):
@@ -83,18 +83,16 @@ def text_blocks(root) -> dict[object, Block]:
             el = el.getparent()
             if el is None:
                 continue
-        holder = holder_of(el)
-        if holder is None:
+        place = place_of(el)
+        if place is None:
             if not isinstance(el.tag, str):
                 continue
-            holder = _holder(el, root, holders)
+            place = places[el] = (_holder(el, root), _in_link(el, links))
+        holder, linked = place
         text = text.strip()
         # UTF-8 length: a CJK character (3 bytes) carries about a word, so pages in
         # those scripts are not mistaken for short labels.
         size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
-        linked = links.get(el)
-        if linked is None:
-            linked = _in_link(el, links)
         if linked:
             linked_text.append((holder, size))
             continue
