@@ -17,10 +17,12 @@ class Metadata:
     published: str | None = None
     lead_image: str | None = None
     language: str | None = None
+    # The first <head><base href>, unresolved.
+    base_href: str | None = None
 
 
 # The elements metadata is read from, gathered in one walk over the page.
-_SOURCE_TAGS = ("meta", "script", "time", "h1", "title")
+_SOURCE_TAGS = ("meta", "script", "time", "h1", "title", "base")
 
 
 def _sources(doc) -> dict[str, list]:
@@ -122,4 +124,6 @@ def read_metadata(doc) -> Metadata:
                                               if (t.get("datetime") or "").strip()), None)
     image = _first(tags, "og:image", "twitter:image", "twitter:image:src") or ld_value("image")
     language = (doc.get("lang") or _first(tags, "og:locale") or "").replace("_", "-").strip() or None
-    return Metadata(title_of(sources, tags), author, published, image, language)
+    base = next((href for el in sources["base"] if el.getparent().tag == "head"
+                 and (href := el.get("href")) is not None), None)
+    return Metadata(title_of(sources, tags), author, published, image, language, base)
