@@ -81,8 +81,11 @@ class _Skeleton:
                 depth[member] = level
         self.parent = parent
         self.top_down = sorted(parent, key=depth.__getitem__)
-        # Wrappers with a single child add no distance when values decay going up.
-        self.branching = {node for node in parent if len(node) > 1}
+        # Wrappers with a single child add no distance when values decay going up. Only
+        # elements with a member below them are asked, and counting children is dear.
+        uppers = set(parent.values())
+        uppers.discard(None)
+        self.branching = {node for node in uppers if len(node) > 1}
 
     def sums(self, own: dict, decay: float = 1.0) -> dict:
         """Each element's own value plus its children's sums, decayed at every branching
