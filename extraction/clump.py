@@ -81,8 +81,11 @@ class _Skeleton:
                 depth[member] = level
         self.parent = parent
         self.top_down = sorted(parent, key=depth.__getitem__)
-        # Wrappers with a single child add no distance when values decay going up.
-        self.branching = {node for node in parent if len(node) > 1}
+        # Wrappers with a single child add no distance when values decay going up. Only
+        # elements with a member below them are asked, and counting children is dear.
+        uppers = set(parent.values())
+        uppers.discard(None)
+        self.branching = {node for node in uppers if len(node) > 1}
 
     def sums(self, own: dict, decay: float = 1.0) -> dict:
         """Each element's own value plus its children's sums, decayed at every branching
@@ -150,21 +153,27 @@ class Scores:
         # name ("page-ad-margins", "has-sidebar", "body_overlay"), not furniture. A
         # gallery or a comment thread may hold much prose, but not the story's clump.
         positive = {el: value for el, value in values.items() if value > 0}
-        prose = self.skeleton.sums(_pool(positive, self.skeleton.parent))
+        pooled = _pool(positive, self.skeleton.parent)
+        prose = self.skeleton.sums(pooled)
+        cues = {n: cue for n in self.skeleton.top_down
+                if (n in positive or n in prose) and n.tag not in ("body", "html") and (cue := self._strength(n))}
         for strength, share in ((STRONG, STRONG_WRAPPER_SHARE), (WEAK, WEAK_WRAPPER_SHARE)):
-            pooled = _pool({el: value for el, value in values.items() if value > 0}, self.skeleton.parent)
+            cued = [n for n, cue in cues.items() if cue == strength]
+            if not cued:
+                continue
             holds = self.skeleton.maxima(pooled)
             top_clump = max(pooled.values(), default=0.0)
             page_prose = sum(pooled.values())
-
-            def wrapper(n) -> bool:
-                return prose.get(n, 0.0) >= share * page_prose and holds.get(n, 0.0) >= top_clump
-
-            flagged = self.skeleton.inside(
-                lambda n: (n in positive or n in prose) and self._strength(n) == strength and not wrapper(n))
+            roots = {n for n in cued
+                     if not (prose.get(n, 0.0) >= share * page_prose and holds.get(n, 0.0) >= top_clump)}
+            if not roots:
+                continue
+            flagged = self.skeleton.inside(roots.__contains__)
             for el, value in values.items():
                 if value > 0 and el in flagged:
                     values[el] = 0.0
+            # The next cue's wrapper test weighs the prose that is left.
+            pooled = _pool({el: value for el, value in values.items() if value > 0}, self.skeleton.parent)
 
     def best(self):
         """The top-scoring element, narrowed to the child that holds its largest clump

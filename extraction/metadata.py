@@ -17,12 +17,26 @@ class Metadata:
     published: str | None = None
     lead_image: str | None = None
     language: str | None = None
+    # The first <head><base href>, unresolved.
+    base_href: str | None = None
 
 
-def _meta_tags(doc) -> dict[str, str]:
+# The elements metadata is read from, gathered in one walk over the page.
+_SOURCE_TAGS = ("meta", "script", "time", "h1", "title", "base")
+
+
+def _sources(doc) -> dict[str, list]:
+    """Tag -> the page's elements with that tag, in page order."""
+    found: dict[str, list] = {tag: [] for tag in _SOURCE_TAGS}
+    for el in doc.iter(*_SOURCE_TAGS):
+        found[el.tag].append(el)
+    return found
+
+
+def _meta_tags(metas) -> dict[str, str]:
     """property/name/itemprop -> content of every <meta>, first one wins."""
     found: dict[str, str] = {}
-    for el in doc.iter("meta"):
+    for el in metas:
         content = (el.get("content") or "").strip()
         if content:
             for key in ("property", "name", "itemprop"):
@@ -36,9 +50,9 @@ def _first(tags: dict[str, str], *names: str) -> str | None:
     return next((tags[n] for n in names if n in tags), None)
 
 
-def _json_ld(doc) -> list[dict]:
+def _json_ld(scripts) -> list[dict]:
     found = []
-    for script in doc.iter("script"):
+    for script in scripts:
         raw = script.text
         if not raw or (script.get("type") or "").strip().lower() != "application/ld+json":
             continue
@@ -69,39 +83,47 @@ def _ld_value(items: list[dict], key: str) -> str | None:
     return None
 
 
-def title_of(doc, tags: dict[str, str] | None = None) -> str:
-    found = _first(tags if tags is not None else _meta_tags(doc), "og:title", "twitter:title")
+def title_of(sources: dict[str, list], tags: dict[str, str]) -> str:
+    found = _first(tags, "og:title", "twitter:title")
     if found:
         return " ".join(found.split())
     for tag in ("h1", "title"):
-        for el in doc.iter(tag):
+        for el in sources[tag]:
             text = " ".join(el.xpath("string()").split())
             if text:
                 return text
     return ""
 
 
+# The first element marked as the author's; scanning attributes rather than elements
+# halves the cost of this full-page query.
+_AUTHOR_MARKUP = "string((//@rel[.='author'] | //@itemprop[.='author'])[1]/..)"
+
+
 def read_metadata(doc) -> Metadata:
     """Metadata from the whole page; call before the page is cut down to the article."""
-    tags = _meta_tags(doc)
+    sources = _sources(doc)
+    tags = _meta_tags(sources["meta"])
 
     # JSON-LD and markup are read only for what the meta tags leave open.
     @cache
     def ld_items() -> list[dict]:
-        return [item for item in _json_ld(doc) if "headline" in item or "author" in item or "datePublished" in item]
+        return [item for item in _json_ld(sources["script"]) if "headline" in item or "author" in item or "datePublished" in item]
 
     def ld_value(key: str) -> str | None:
         return _ld_value(ld_items(), key)
 
     author = _first(tags, "author", "article:author", "byl") or ld_value("author")
     if author is None:
-        rel = doc.xpath("string(//*[@rel='author' or @itemprop='author'][1])").strip()
+        rel = doc.xpath(_AUTHOR_MARKUP).strip()
         author = " ".join(rel.split()) or None
     if author and re.match(r"https?://", author):
         author = None
     published = _first(tags, "article:published_time", "datepublished", "pubdate", "date") \
-        or ld_value("datePublished") or next((t.get("datetime").strip() for t in doc.iter("time")
+        or ld_value("datePublished") or next((t.get("datetime").strip() for t in sources["time"]
                                               if (t.get("datetime") or "").strip()), None)
     image = _first(tags, "og:image", "twitter:image", "twitter:image:src") or ld_value("image")
     language = (doc.get("lang") or _first(tags, "og:locale") or "").replace("_", "-").strip() or None
-    return Metadata(title_of(doc, tags), author, published, image, language)
+    base = next((href for el in sources["base"] if el.getparent().tag == "head"
+                 and (href := el.get("href")) is not None), None)
+    return Metadata(title_of(sources, tags), author, published, image, language, base)

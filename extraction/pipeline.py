@@ -25,10 +25,10 @@ def _absolute_links(node, base: str) -> None:
             del el.attrib[attr]
 
 
-def _base_url(doc, url: str | None) -> str | None:
+def _base_url(base_href: str | None, url: str | None) -> str | None:
     """The address relative links resolve against: <base href> over the page's URL."""
-    for href in doc.xpath("//head/base/@href")[:1]:
-        return urljoin(url or "", href.strip()) or url
+    if base_href is not None:
+        return urljoin(url or "", base_href.strip()) or url
     return url
 
 
@@ -36,7 +36,7 @@ def extract(html: str | bytes, url: str | None = None, method: str = "clump", ch
     find_article = get_method(method)
     doc = parse(html, charset)
     meta = read_metadata(doc)
-    base = _base_url(doc, url)
+    base = _base_url(meta.base_href, url)
     # Methods may cut the page apart; everything read from the whole page is read above.
     node = find_article(doc)
     clean_article(node, meta.title)

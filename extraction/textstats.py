@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lxml import etree
+
 INLINE_TAGS = frozenset("""
     a abbr acronym b bdi bdo big cite code data del dfn em font i ins kbd label mark q rp rt ruby s samp
     small span strike strong sub sup time tt u var wbr nobr
@@ -16,8 +18,7 @@ INLINE_TAGS = frozenset("""
 # A block this long with few links reads like a paragraph of prose.
 PARAGRAPH_CHARS = 80
 # Whitespace-only text nodes never matter; filtering them in XPath keeps the loop short.
-_PLAIN_TEXT = "descendant-or-self::text()[normalize-space()][not(ancestor::a)]"
-_LINK_TEXT = "descendant-or-self::text()[normalize-space()][ancestor::a]"
+_TEXT = etree.XPath("descendant-or-self::text()[normalize-space()]")
 
 
 @dataclass(slots=True)
@@ -31,7 +32,7 @@ class Block:
         return self.link_chars / self.chars if self.chars else 0.0
 
 
-def _holder(el, root, cache: dict):
+def _holder(el, root):
     """The block element for text inside ``el``: the nearest non-inline ancestor."""
     node = el
     while node.tag in INLINE_TAGS and node is not root:
@@ -39,38 +40,70 @@ def _holder(el, root, cache: dict):
         if parent is None:
             break
         node = parent
-    cache[el] = node
     return node
 
 
+def _in_link(el, cache: dict) -> bool:
+    """Whether ``el`` or an ancestor (even above the root being read) is an ``<a>``.
+    Links can wrap whole blocks (teaser cards: <a><div>summary</div></a>)."""
+    chain = []
+    node = el
+    linked = False
+    while node is not None:
+        known = cache.get(node)
+        if known is not None:
+            linked = known
+            break
+        chain.append(node)
+        if node.tag == "a":
+            linked = True
+            break
+        node = node.getparent()
+    for member in chain:
+        cache[member] = linked
+    return linked
+
+
 def text_blocks(root) -> dict[object, Block]:
-    """Block element -> its text statistics."""
+    """Block element -> its text statistics.
+
+    Blocks enter the dict as their first plain (unlinked) text is met in page order,
+    then blocks holding only link text, in page order: callers break ties by that order.
+    """
     blocks: dict[object, Block] = {}
-    cache: dict = {}
-    holder_of = cache.get
+    # Element holding text -> (its block element, whether it sits inside a link).
+    places: dict = {}
+    links: dict = {}
+    place_of = places.get
     block_of = blocks.get
-    # Links can wrap whole blocks (teaser cards: <a><div>summary</div></a>), so link
-    # text is any text with an <a> ancestor; XPath answers that in C.
-    for query, linked in ((_PLAIN_TEXT, False), (_LINK_TEXT, True)):
-        for text in root.xpath(query):
-            el = text.getparent()
-            if text.is_tail:
-                el = el.getparent()
-                if el is None:
-                    continue
-            holder = holder_of(el)
-            if holder is None:
-                if not isinstance(el.tag, str):
-                    continue
-                holder = _holder(el, root, cache)
-            block = block_of(holder)
-            if block is None:
-                block = blocks[holder] = Block(holder)
-            text = text.strip()
-            # UTF-8 length: a CJK character (3 bytes) carries about a word, so pages in
-            # those scripts are not mistaken for short labels.
-            size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
-            block.chars += size
-            if linked:
-                block.link_chars += size
+    linked_text = []
+    for text in _TEXT(root):
+        el = text.getparent()
+        if text.is_tail:
+            el = el.getparent()
+            if el is None:
+                continue
+        place = place_of(el)
+        if place is None:
+            if not isinstance(el.tag, str):
+                continue
+            place = places[el] = (_holder(el, root), _in_link(el, links))
+        holder, linked = place
+        text = text.strip()
+        # UTF-8 length: a CJK character (3 bytes) carries about a word, so pages in
+        # those scripts are not mistaken for short labels.
+        size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+        if linked:
+            linked_text.append((holder, size))
+            continue
+        block = block_of(holder)
+        if block is None:
+            block = blocks[holder] = Block(holder)
+        block.chars += size
+    for holder, size in linked_text:
+        block = block_of(holder)
+        if block is None:
+            block = blocks[holder] = Block(holder)
+        block.chars += size
+        block.link_chars += size
     return blocks
