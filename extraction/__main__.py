@@ -1,4 +1,4 @@
-"""python -m extraction [--method M] [--format text|json|html] [--pages N] FILE|-|URL"""
+"""python -m extraction [--method M] [--format text|json|html] [--pages N] [--allow NETWORKS] FILE|-|URL"""
 from __future__ import annotations
 
 import argparse
@@ -7,18 +7,17 @@ import json
 import sys
 
 from .article import ExtractionError
+from .fetch import FetchError, FetchPolicy, fetch, parse_networks
 from .methods import METHODS
 from .multipage import extract_pages
 from .pipeline import extract
 
 
-def read_source(source: str) -> tuple[bytes, str | None, str | None]:
+def read_source(source: str, policy: FetchPolicy) -> tuple[bytes, str | None, str | None]:
     """(page bytes, page URL, HTTP charset) from a file, stdin or a URL."""
     if source.startswith(("http://", "https://")):
-        from .fetch import FetchError, fetch
-
         try:
-            response = fetch(source)
+            response = fetch(source, policy)
         except FetchError as exc:
             raise ExtractionError(f"cannot fetch {source}: {exc}") from exc
         return response.content, response.url, response.charset
@@ -51,16 +50,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--url", help="the page's address, to make links absolute (files and stdin)")
     parser.add_argument("--pages", type=int, default=0, metavar="N",
                         help="follow up to N next-page links and join the pages (needs the page's URL)")
+    parser.add_argument("--allow", default="", metavar="NETWORKS",
+                        help="comma-separated networks that may be fetched although private (e.g. 127.0.0.1/32)")
     args = parser.parse_args(argv)
     if args.pages < 0:
         parser.error("--pages must be 0 or more")
     try:
-        data, url, charset = read_source(args.source)
+        policy = FetchPolicy(allowed_networks=parse_networks(args.allow))
+    except ValueError as exc:
+        parser.error(f"--allow: {exc}")
+    try:
+        data, url, charset = read_source(args.source, policy)
         url = url or args.url
         if args.pages and not url:
             raise ExtractionError("--pages needs the page's URL (give a URL or --url)")
         if args.pages:
-            article = extract_pages(data, url, method=args.method, max_pages=args.pages, charset=charset)
+            article = extract_pages(data, url, method=args.method, max_pages=args.pages, charset=charset,
+                                    policy=policy)
         else:
             article = extract(data, url=url, method=args.method, charset=charset)
     except ExtractionError as exc:

@@ -41,3 +41,14 @@ def test_missing_file_and_empty_input_fail_cleanly(tmp_path, capsys):
     empty.write_bytes(b"")
     assert main([str(empty)]) == 1
     assert "error: empty document" in capsys.readouterr().err
+
+
+def test_cli_fetches_a_url_through_the_safe_fetcher(server, capsys):
+    page = ("<html><head><title>Pier</title></head><body><nav>" + "<a href='/m'>Menu</a> " * 15 + "</nav><article>"
+            + "<p>The ferry returns to the east pier this spring, the harbour authority said.</p>" * 5
+            + "</article></body></html>")
+    url = server.add("/story", page, headers={"Content-Type": "text/html; charset=utf-8"})
+    assert main([url]) == 1 and "refused" in capsys.readouterr().err  # loopback is private by default
+    assert main(["--allow", "127.0.0.1/32", "--format", "json", url]) == 0
+    article = json.loads(capsys.readouterr().out)
+    assert article["url"] == url and "east pier" in article["text"] and "Menu" not in article["text"]
