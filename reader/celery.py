@@ -27,9 +27,7 @@ app.conf.update(
     task_time_limit=300,
     task_soft_time_limit=240,
     broker_connection_retry_on_startup=True,
-    # Pages wait in the worker for their host's booked turn (see politeness.py); Redis must not re-deliver
-    # them meanwhile, so its visibility timeout is well above the longest booking queue we expect.
-    broker_transport_options={"visibility_timeout": 6 * 3600, **app.conf.broker_transport_options},
+    # The Redis visibility timeout is a setting (BROKER_VISIBILITY_TIMEOUT): see reader/settings.py.
     # lxml and feedparser hold on to memory after a huge document; recycle pool processes now and then.
     worker_max_tasks_per_child=2000,
     beat_schedule={

@@ -181,7 +181,8 @@ CSRF_FAILURE_VIEW = "reader.api.csrf_failure"
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS")
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD")
 # A message taken by a worker that then dies whole (kill -9, power loss) returns to the Redis queue after this
-# many seconds; kombu's default is an hour. It must outlast the longest countdown a task is queued with
-# (retries wait up to ~3 minutes), or a waiting message would be handed to a second worker.
+# many seconds. It must outlast the longest countdown a task waits in a worker (retries, and pages waiting for
+# their host's booked turn: about 1,000 s for a 2,000-page queue on one host), or a waiting message would be
+# handed to a second worker too (harmless, tasks are idempotent, but wasted); shorter means faster recovery.
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("BROKER_VISIBILITY_TIMEOUT", "600"))}
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("BROKER_VISIBILITY_TIMEOUT", "1800"))}
