@@ -14,11 +14,19 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
+from django.db import connection
+
 from reader.demo.site import DESKS, make_server
+from reader.models import Rating, Story
+from reader.ranking import rate
 from reader.subscribe import subscribe
 from reader.tasks import fetch_feed
 
 DEMO_USER = "demo"
+# A starting taste for the demo account, so its feed is ranked from the first minute: rate more to change it.
+DEMO_TASTE = {"lunar-lander-kestrel-touches-down": Rating.GOOD, "exoplanet-haze-spectrum": Rating.GOOD,
+              "glacier-retreat-talvik-survey": Rating.GOOD, "rovers-late-winner-derby": Rating.BAD,
+              "football-women-cup-semifinal": Rating.BAD, "basketball-comets-playoff-berth": Rating.BAD}
 
 
 class Command(BaseCommand):
@@ -36,6 +44,7 @@ class Command(BaseCommand):
         threading.Thread(target=site.serve_forever, daemon=True).start()
         password = self._demo_account(demo_port)
         children = self._start_children(port)
+        threading.Thread(target=self._seed_taste, daemon=True).start()
         self.stdout.write(self.style.SUCCESS(
             f"\nReader on http://127.0.0.1:{port}/  —  log in as {DEMO_USER!r} / {password!r}\n"
             f"Demo news site on http://127.0.0.1:{demo_port}/ (Ctrl-C stops everything)\n"))
@@ -52,6 +61,24 @@ class Command(BaseCommand):
             feed, _ = subscribe(user, f"http://127.0.0.1:{demo_port}/feeds/{slug}.xml", folder="Demo")
             fetch_feed.delay(feed.id)
         return password
+
+    def _seed_taste(self, timeout: float = 180.0) -> None:
+        """Once the worker has stored the demo stories, rate a few of them (only for a demo account with none)."""
+        user = get_user_model().objects.get(username=DEMO_USER)
+        deadline = time.monotonic() + timeout
+        try:
+            while not Rating.objects.filter(user=user).exists() and time.monotonic() < deadline:
+                stories = {s.url.rsplit("/", 1)[-1].removesuffix(".html"): s.id
+                           for s in Story.objects.filter(entries__user=user).only("id", "url")}
+                if all(slug in stories for slug in DEMO_TASTE):
+                    for slug, value in DEMO_TASTE.items():
+                        rate(user, stories[slug], value)
+                    self.stdout.write("Rated six demo stories (likes space and climate, dislikes football and "
+                                      "basketball) so the feed is ranked; your own ratings take over from there.")
+                    return
+                time.sleep(2)
+        finally:
+            connection.close()
 
     def _start_children(self, port: int) -> list[subprocess.Popen]:
         python = [sys.executable]
