@@ -44,6 +44,13 @@ def community() -> recommender.CommunityPrior:
     return prior
 
 
+def crowd_for(user_id: int) -> recommender.CommunityPrior:
+    """The community prior without this user's own votes: they must not come back as "other readers like…"."""
+    own = [(recommender.Story(id=story_id), value == Rating.GOOD)  # the prior only needs the ids
+           for story_id, value in Rating.objects.filter(user_id=user_id).values_list("story_id", "value")]
+    return community().excluding(own) if own else community()
+
+
 def rules_for(user_id: int) -> list[recommender.Rule]:
     return [recommender.Rule(kind=r.kind, value=r.value, action=r.action)
             for r in Rule.objects.filter(user_id=user_id)]
@@ -54,7 +61,7 @@ def teach_me(user_id: int, k: int = 5, pool: int = 500) -> list[int]:
     rated = Rating.objects.filter(user_id=user_id).values("story_id")
     candidates = (Entry.objects.filter(user_id=user_id).exclude(story_id__in=rated)
                   .order_by("-story__published").values_list("story_id", flat=True)[:pool])
-    return load_model(user_id).teach_me(_stories(candidates), k=k, community=community())
+    return load_model(user_id).teach_me(_stories(candidates), k=k, community=crowd_for(user_id))
 
 
 def taste_summary(user_id: int, limit: int = 10) -> recommender.TasteSummary:
@@ -85,7 +92,7 @@ def retrain(user_id: int) -> bool:
         TasteModel.objects.filter(pk=stored.pk).update(
             data=model.to_bytes(), rating_count=len(rated), version=F("version") + 1, trained_at=timezone.now())
     entry_story_ids = Entry.objects.filter(user_id=user_id).values_list("story_id", flat=True)
-    _score_user(user_id, model, _batches(list(entry_story_ids)))
+    _score_user(user_id, model, _batches(list(entry_story_ids), crowd_for(user_id)))
     return True
 
 
@@ -101,9 +108,8 @@ def load_model(user_id: int):
     return recommender.UserModel.from_bytes(bytes(TasteModel.objects.get(user_id=user_id).data))
 
 
-def _batches(story_ids: list[int]):
-    """The stories in chunks, each featurised and joined with the crowd's votes once for all users."""
-    prior = community()
+def _batches(story_ids: list[int], prior: recommender.CommunityPrior):
+    """The stories in chunks, each featurised and joined with the crowd's votes once."""
     for start in range(0, len(story_ids), SCORE_BATCH):
         yield recommender.prepare(_stories(story_ids[start:start + SCORE_BATCH]), prior)
 
@@ -122,7 +128,13 @@ def _score_user(user_id: int, model, batches) -> None:
 def score_stories(story_ids: list[int]) -> int:
     """Score new stories for every user whose feed holds them."""
     users = Entry.objects.filter(story_id__in=story_ids).values_list("user_id", flat=True).distinct()
-    batches = list(_batches(story_ids))
+    raters = set(Rating.objects.filter(user_id__in=users).values_list("user_id", flat=True).distinct())
+    shared = None  # users who rated nothing see the whole crowd: their batches are prepared once
     for user_id in users:
+        if user_id in raters:
+            batches = _batches(story_ids, crowd_for(user_id))
+        else:
+            shared = shared or list(_batches(story_ids, community()))
+            batches = shared
         _score_user(user_id, load_model(user_id), batches)
     return len(story_ids)
