@@ -196,7 +196,7 @@ def main(argv=None):
     parser.add_argument("--population", action="append", default=[], metavar="FIELD=VALUE",
                         help="override a simulated-reader range, e.g. shared_taste=0.2 or noise=0.5,1.5 "
                              "(fields of recommender_simulation.Population)")
-    parser.add_argument("--plot", type=Path, default=REPO / "docs" / "recommender-learning-curve.png",
+    parser.add_argument("--plot", default=str(REPO / "docs" / "recommender-learning-curve.png"),
                         help="learning-curve image path ('' to skip)")
     args = parser.parse_args(argv)
     started = time.perf_counter()
@@ -227,8 +227,8 @@ def main(argv=None):
                                          "population": population.__dict__,
                                          "stories": len(items), "roc_auc": auc, "precision_at_10": p10,
                                          "recommended": recommended}, indent=1))
-    if str(args.plot):
-        plot(auc, args.plot, args.seed, len(readers))
+    if args.plot:  # str, not Path: Path("") would be "." and write a file named ".png"
+        plot(auc, Path(args.plot), args.seed, len(readers))
 
 
 if __name__ == "__main__":
