@@ -1,4 +1,5 @@
-"""New stories are prepared once and scored by every subscribed user's own model."""
+"""New stories are scored by every subscribed user's own model: prepared once for all readers without
+ratings, and once per rater, whose crowd prior must not contain their own votes."""
 import pytest
 import recommender
 
@@ -12,7 +13,7 @@ TOPICS = ["ferry strike harbour", "football transfer striker"]
 
 
 def test_each_user_scores_the_shared_batch_with_their_own_taste(monkeypatch):
-    ann, bob = make_user("ann"), make_user("bob")
+    ann, bob, carl, dora = (make_user(name) for name in ("ann", "bob", "carl", "dora"))
     feed = make_feed(ann)
     rated = [make_story(feed, i, title=TOPICS[i % 2], tags=[TOPICS[i % 2].split()[0]]) for i in range(6)]
     for story in rated:  # ann likes ferries, bob likes football
@@ -22,7 +23,7 @@ def test_each_user_scores_the_shared_batch_with_their_own_taste(monkeypatch):
     for user in (ann, bob):
         ranking.retrain(user.id)
     new = [make_story(feed, 10 + i, title=TOPICS[i], tags=[TOPICS[i].split()[0]]) for i in range(2)]
-    for user in (ann, bob):
+    for user in (ann, bob, carl, dora):
         for story in new:
             Entry.objects.create(user=user, story=story)
     prepared = []
@@ -31,7 +32,7 @@ def test_each_user_scores_the_shared_batch_with_their_own_taste(monkeypatch):
 
     ranking.score_stories([s.id for s in new])
 
-    assert len(prepared) == 1  # one batch for both users
+    assert len(prepared) == 3  # one batch each for ann and bob, one shared by carl and dora
     def scores(user):
         by_story = dict(Entry.objects.filter(user=user, story__in=new).values_list("story_id", "score"))
         return [by_story[s.id] for s in new]
