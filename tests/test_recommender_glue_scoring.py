@@ -20,7 +20,7 @@ def test_each_user_scores_the_shared_batch_with_their_own_taste(monkeypatch):
         ferry = "ferry" in story.title
         Rating.objects.create(user=ann, story=story, value=Rating.GOOD if ferry else Rating.BAD)
         Rating.objects.create(user=bob, story=story, value=Rating.BAD if ferry else Rating.GOOD)
-    for user in (ann, bob):
+    for user in (ann, bob, carl, dora):
         ranking.retrain(user.id)
     new = [make_story(feed, 10 + i, title=TOPICS[i], tags=[TOPICS[i].split()[0]]) for i in range(2)]
     for user in (ann, bob, carl, dora):
