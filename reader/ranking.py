@@ -56,16 +56,17 @@ def rules_for(user_id: int) -> list[recommender.Rule]:
             for r in Rule.objects.filter(user_id=user_id)]
 
 
-def teach_me(user_id: int, k: int = 5, pool: int = 500) -> list[int]:
+def teach_me(user_id: int, k: int = 5, pool: int = 500, model=None) -> list[int]:
     """Ids of unrated stories in the user's feed whose rating would teach the model most."""
+    model = model or load_model(user_id)
     rated = Rating.objects.filter(user_id=user_id).values("story_id")
     candidates = (Entry.objects.filter(user_id=user_id).exclude(story_id__in=rated)
                   .order_by("-story__published").values_list("story_id", flat=True)[:pool])
-    return load_model(user_id).teach_me(_stories(candidates), k=k, community=crowd_for(user_id))
+    return model.teach_me(_stories(candidates), k=k, community=crowd_for(user_id))
 
 
-def taste_summary(user_id: int, limit: int = 10) -> recommender.TasteSummary:
-    return load_model(user_id).taste(limit)
+def taste_summary(user_id: int, limit: int = 10, model=None) -> recommender.TasteSummary:
+    return (model or load_model(user_id)).taste(limit)
 
 
 def rate(user, story_id: int, value: int | None) -> None:

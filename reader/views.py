@@ -203,8 +203,9 @@ def progress(request):
 
 @login_required
 def taste(request):
-    summary = ranking.taste_summary(request.user.id)
-    teach_ids = ranking.teach_me(request.user.id, 5)
+    model = ranking.load_model(request.user.id)  # read (or rebuilt) once for both
+    summary = ranking.taste_summary(request.user.id, model=model)
+    teach_ids = ranking.teach_me(request.user.id, 5, model=model)
     teach = {e.story_id: e for e in Entry.objects.filter(user=request.user, story_id__in=teach_ids)
              .select_related("story__feed")}
     return render(request, "reader/taste.html", {

@@ -29,8 +29,9 @@ SUMMARY = SimpleNamespace(
 
 @pytest.fixture(autouse=True)
 def summary(monkeypatch):
-    monkeypatch.setattr(ranking, "taste_summary", lambda user_id: SUMMARY, raising=False)
-    monkeypatch.setattr(ranking, "teach_me", lambda user_id, k: [], raising=False)
+    monkeypatch.setattr(ranking, "load_model", lambda user_id: None)
+    monkeypatch.setattr(ranking, "taste_summary", lambda user_id, model: SUMMARY, raising=False)
+    monkeypatch.setattr(ranking, "teach_me", lambda user_id, k, model: [], raising=False)
 
 
 @pytest.fixture
@@ -40,7 +41,7 @@ def retrained(monkeypatch):
 
 def test_taste_page_shows_features_chart_and_teach_me(ann, client_ann, monkeypatch):
     entries = make_entries(ann, make_feed(ann), [0.5, 0.5, 0.5])
-    monkeypatch.setattr(ranking, "teach_me", lambda user_id, k: [entries[2].story_id, entries[0].story_id],
+    monkeypatch.setattr(ranking, "teach_me", lambda user_id, k, model: [entries[2].story_id, entries[0].story_id],
                         raising=False)
     html = client_ann.get("/taste/").content.decode()
     assert "ferry" in html and "mira holm" in html and "transfer rumours" in html
