@@ -54,17 +54,18 @@ def fill(n: int, seed: int) -> User:
 
 
 def keyset_page(user, filter_name: str, depth: int) -> float:
-    """Time to fetch the rows of page `depth` from the cursor a client holds for it (the same rows as OFFSET)."""
-    queryset = stream.entries(user, filter_name)
+    """Time to fetch page `depth` from the cursor a client holds for it (the same rows as OFFSET)."""
+    cursor = None
     if depth:
-        score, entry_id = queryset.values_list("score", "id")[depth * stream.PAGE_SIZE - 1]
-        queryset = stream.after(queryset, score, entry_id)
-    return timed(lambda: list(queryset[:stream.PAGE_SIZE]))
+        score, entry_id = stream.entries(user, filter_name).values_list("score", "id")[depth * stream.PAGE_SIZE - 1]
+        cursor = stream.encode_cursor(score, entry_id)
+    return timed(lambda: stream.page(user, filter_name, cursor))
 
 
 def offset_page(user, filter_name: str, depth: int) -> float:
     start = depth * stream.PAGE_SIZE
-    return timed(lambda: list(stream.entries(user, filter_name)[start:start + stream.PAGE_SIZE]))
+    rows = stream.entries(user, filter_name).select_related("story__feed")[start:start + stream.PAGE_SIZE]
+    return timed(lambda: list(rows.all()))
 
 
 def timed(fetch, repeat: int = 5) -> float:

@@ -63,14 +63,13 @@ def id_list(text: str) -> list[int]:
     return ids
 
 
-def entry_json(entry: Entry) -> dict:
-    story = entry.story
+def entry_json(item: stream.Item) -> dict:
     return {
-        "id": story.id, "title": story.title, "url": story.url, "feed": {"id": story.feed_id, "title": str(story.feed)},
-        "author": story.author, "published": story.published.isoformat(), "snippet": entry.snippet,
-        "score": entry.score, "recommended": entry.recommended, "reasons": entry.reasons,
-        "read": entry.read, "saved": entry.saved, "rating": RATING_NAMES[getattr(entry, "rating", None)],
-        "extraction": story.extraction_status,
+        "id": item.story_id, "title": item.title, "url": item.url, "feed": {"id": item.feed_id, "title": item.feed},
+        "author": item.author, "published": item.published.isoformat(), "snippet": item.snippet,
+        "score": item.score, "recommended": item.recommended, "reasons": item.reasons,
+        "read": item.read, "saved": item.saved, "rating": RATING_NAMES[item.rating],
+        "extraction": item.extraction_status,
     }
 
 

@@ -48,5 +48,6 @@ def extract_story(story: Story, max_wait: float = 30.0, raise_transient: bool = 
     story.extraction_status = Story.Extraction.DONE
     story.extraction_error = ""
     story.extraction_method = method
+    story.refresh_snippet()
     story.save()
     return story

@@ -94,13 +94,16 @@ def store(feed: Feed, parsed: ParsedFeed) -> FetchOutcome:
     for fields in incoming:
         story = existing.find(fields)
         if story is None:
-            new.append(Story(feed=feed, **fields))
+            story = Story(feed=feed, **fields)
+            story.refresh_snippet()
+            new.append(story)
         elif story.content_hash != fields["content_hash"] or story.url != fields["url"]:
             if story.url != fields["url"] and fields["url"]:
                 outcome.changed_link_ids.append(story.id)
                 story.extraction_status = Story.Extraction.PENDING
             for name in FEED_FIELDS:
                 setattr(story, name, fields[name])
+            story.refresh_snippet()
             story.save()
     Story.objects.bulk_create(new, ignore_conflicts=True)
     outcome.new_story_ids = list(Story.objects.filter(feed=feed, guid__in=[s.guid for s in new])

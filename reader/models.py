@@ -4,6 +4,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.text import Truncator
 
 
 class Feed(models.Model):
@@ -57,6 +58,7 @@ class Story(models.Model):
     extraction_method = models.CharField(max_length=40, blank=True)
     extraction_status = models.CharField(max_length=10, choices=Extraction.choices, default=Extraction.PENDING)
     extraction_error = models.TextField(blank=True)
+    snippet = models.TextField(blank=True, help_text="the opening words of the better article, for the feed page")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -92,6 +94,15 @@ class Story(models.Model):
         from .parsing import plain_text
 
         return plain_text(self.summary_html)
+
+    SNIPPET_WORDS = 40
+
+    def refresh_snippet(self) -> None:
+        """Stored, not computed per view: the feed page shows 40 snippets and must not load 40 articles."""
+        text = " ".join(self.best_text.split())
+        if self.title and text.startswith(self.title):  # extracted articles often open with their headline
+            text = text[len(self.title):].lstrip()
+        self.snippet = Truncator(text).words(self.SNIPPET_WORDS)
 
 
 class Subscription(models.Model):

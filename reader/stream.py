@@ -2,16 +2,23 @@
 
 A cursor is the (score, id) of the last entry shown; the next page starts strictly after it in the
 order of the entry_* indexes (user, [flag,] -score, -id). No OFFSET: deep pages never rescan the top.
+
+The feed page is the page people load most, so a page is one hand-written query (entries, their stories and
+feeds, and the user's ratings, joined) read into plain rows: building it with the ORM and model instances
+cost several times the query itself.
 """
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
+from datetime import datetime, timezone
 
-from django.db.models import Q, QuerySet
-from django.utils.text import Truncator
+from django.db import connection
+from django.db.models import QuerySet
+from django.utils.dateparse import parse_datetime
 
-from .models import Entry, Rating
+from .models import Entry, Feed, Rating, Story
 
 FILTERS = {
     "recommended": {"recommended": True},
@@ -27,8 +34,8 @@ class BadCursor(ValueError):
     pass
 
 
-def encode_cursor(entry: Entry) -> str:
-    return f"{entry.score!r}_{entry.id}"
+def encode_cursor(score: float, entry_id: int) -> str:
+    return f"{score!r}_{entry_id}"
 
 
 def decode_cursor(cursor: str) -> tuple[float, int]:
@@ -43,54 +50,101 @@ def decode_cursor(cursor: str) -> tuple[float, int]:
 
 
 def entries(user, filter_name: str) -> QuerySet:
-    """The user's (a User or its id) entries under a filter, best first."""
+    """The user's (a User or its id) entries under a filter, best first, as a queryset (admin, benchmarks)."""
     if filter_name not in FILTERS:
         raise KeyError(filter_name)
-    return (Entry.objects.filter(user=user, **FILTERS[filter_name])
-            .select_related("story__feed").order_by("-score", "-id"))
+    return Entry.objects.filter(user=user, **FILTERS[filter_name]).order_by("-score", "-id")
 
 
-def after(queryset: QuerySet, score: float, entry_id: int) -> QuerySet:
-    # The redundant score__lte gives the database an index range to start from; the OR only breaks ties.
-    return queryset.filter(Q(score__lt=score) | Q(score=score, id__lt=entry_id), score__lte=score)
+@dataclass(slots=True)
+class Item:
+    """One story as the feed shows it: the user's entry, the story, its feed's name and the user's rating."""
+    entry_id: int
+    story_id: int
+    score: float
+    recommended: bool
+    read: bool
+    saved: bool
+    reasons: list
+    rating: int | None
+    title: str
+    url: str
+    author: str
+    published: datetime
+    snippet: str
+    extraction_status: str
+    feed_id: int
+    feed: str
+    percent: int = 0  # the score as the page prints it
+
+    @classmethod
+    def from_row(cls, row) -> Item:
+        (entry_id, story_id, score, recommended, read, saved, reasons, rating, title, url, author, published,
+         snippet, status, feed_id, feed_title, feed_url) = row
+        if isinstance(reasons, str):  # JSON arrives as text (Django leaves decoding to the field)
+            reasons = json.loads(reasons)
+        if isinstance(published, str):
+            published = parse_datetime(published)
+        if published.tzinfo is None:  # SQLite keeps datetimes naive, in UTC
+            published = published.replace(tzinfo=timezone.utc)
+        return cls(entry_id, story_id, score, bool(recommended), bool(read), bool(saved), reasons, rating, title,
+                   url, author, published, snippet, status, feed_id, feed_title or feed_url, round(score * 100))
 
 
-def before(queryset: QuerySet, score: float, entry_id: int) -> QuerySet:
-    """Entries ahead of (score, id), nearest first."""
-    return (queryset.filter(Q(score__gt=score) | Q(score=score, id__gt=entry_id), score__gte=score)
-            .order_by("score", "id"))
+_SELECT = f"""
+SELECT e.id, e.story_id, e.score, e.recommended, e.read, e.saved, e.reasons, r.value,
+       s.title, s.url, s.author, s.published, s.snippet, s.extraction_status, s.feed_id, f.title, f.url
+FROM {Entry._meta.db_table} e
+JOIN {Story._meta.db_table} s ON s.id = e.story_id
+JOIN {Feed._meta.db_table} f ON f.id = s.feed_id
+LEFT JOIN {Rating._meta.db_table} r ON r.user_id = e.user_id AND r.story_id = e.story_id
+WHERE e.user_id = %s"""
+
+
+def _items(user_id: int, filter_name: str, start: tuple[float, int] | None, limit: int,
+           ahead: bool = False) -> list[Item]:
+    """Up to `limit` items after `start` in feed order, or with `ahead` the ones before it, nearest first."""
+    sql, params = [_SELECT], [user_id]
+    for column, value in FILTERS[filter_name].items():
+        sql.append(f"AND e.{column} = %s")
+        params.append(value)
+    if start is not None:
+        # The redundant bound on score gives the database an index range to start from; the OR only breaks ties.
+        sign, bound = (">", ">=") if ahead else ("<", "<=")
+        sql.append(f"AND (e.score {sign} %s OR (e.score = %s AND e.id {sign} %s)) AND e.score {bound} %s")
+        score, entry_id = start
+        params += [score, score, entry_id, score]
+    sql.append("ORDER BY e.score ASC, e.id ASC" if ahead else "ORDER BY e.score DESC, e.id DESC")
+    sql.append("LIMIT %s")
+    params.append(limit)
+    with connection.cursor() as cursor:
+        cursor.execute("\n".join(sql), params)
+        return [Item.from_row(row) for row in cursor.fetchall()]
+
+
+def user_id_of(user) -> int:
+    return user if isinstance(user, int) else user.pk
 
 
 @dataclass
 class Page:
-    entries: list[Entry]
+    entries: list[Item]
     next_cursor: str | None
 
 
-def snippet(story, words: int = 40) -> str:
-    text = " ".join(story.best_text.split())
-    if story.title and text.startswith(story.title):  # extracted articles often open with their headline
-        text = text[len(story.title):].lstrip()
-    return Truncator(text).words(words)
-
-
 def page(user, filter_name: str = DEFAULT_FILTER, cursor: str | None = None, size: int | None = None) -> Page:
-    """One page of the user's feed; each entry gets .rating (1, -1 or None) and .snippet for display."""
+    """One page of the user's (a User or its id) feed, best first."""
+    if filter_name not in FILTERS:
+        raise KeyError(filter_name)
     size = size or PAGE_SIZE
-    queryset = entries(user, filter_name)
-    if cursor:
-        queryset = after(queryset, *decode_cursor(cursor))
-    rows = list(queryset[:size + 1])
+    rows = _items(user_id_of(user), filter_name, decode_cursor(cursor) if cursor else None, size + 1)
     shown = rows[:size]
-    ratings = dict(Rating.objects.filter(user=user, story_id__in=[e.story_id for e in shown])
-                   .values_list("story_id", "value"))
-    for entry in shown:
-        entry.rating = ratings.get(entry.story_id)
-        entry.snippet = snippet(entry.story)
-    return Page(shown, encode_cursor(shown[-1]) if len(rows) > size else None)
+    return Page(shown, encode_cursor(shown[-1].score, shown[-1].entry_id) if len(rows) > size else None)
 
 
-def neighbours(entry: Entry, filter_name: str) -> tuple[Entry | None, Entry | None]:
-    """The entries shown just before and just after this one in the given filter."""
-    queryset = entries(entry.user_id, filter_name)
-    return (before(queryset, entry.score, entry.id).first(), after(queryset, entry.score, entry.id).first())
+def neighbours(entry: Entry, filter_name: str) -> tuple[Item | None, Item | None]:
+    """The items shown just before and just after this entry in the given filter."""
+    start = (entry.score, entry.id)
+    previous = _items(entry.user_id, filter_name, start, 1, ahead=True)
+    following = _items(entry.user_id, filter_name, start, 1)
+    return (previous[0] if previous else None, following[0] if following else None)

@@ -28,7 +28,10 @@ def make_feed(user=None, url: str = "https://news.example/feed.xml", title: str 
 def make_story(feed: Feed, n: int, **fields) -> Story:
     defaults = {"guid": f"g{n}", "url": f"https://news.example/{n}", "title": f"Story {n}",
                 "summary_html": f"<p>Teaser {n}</p>", "published": timezone.now() - timedelta(hours=n)}
-    return Story.objects.create(feed=feed, **{**defaults, **fields})
+    story = Story(feed=feed, **{**defaults, **fields})
+    story.refresh_snippet()  # as ingestion does
+    story.save()
+    return story
 
 
 def make_entries(user, feed: Feed, scores, **fields) -> list[Entry]:

@@ -1,0 +1,16 @@
+"""Django-template access to the Jinja2 macros the feed list uses, so each piece of markup exists once."""
+from __future__ import annotations
+
+from django import template
+from django.template import engines
+from django.template.backends.utils import csrf_input
+
+register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def story_actions(context, story_id, rating, saved, title):
+    """Good / bad / save buttons for one story, as on the feed page."""
+    request = context["request"]
+    macro = engines["jinja2"].env.get_template("reader/actions.html").module.actions
+    return macro(story_id, rating, saved, title, csrf_input(request), request.get_full_path())
