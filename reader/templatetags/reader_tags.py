@@ -12,5 +12,6 @@ register = template.Library()
 def story_actions(context, story_id, rating, saved, title):
     """Good / bad / save buttons for one story, as on the feed page."""
     request = context["request"]
-    macro = engines["jinja2"].env.get_template("reader/actions.html").module.actions
-    return macro(story_id, rating, saved, title, csrf_input(request), request.get_full_path())
+    macros = engines["jinja2"].env.get_template("reader/actions.html").module
+    hidden = macros.hidden_fields(csrf_input(request), request.get_full_path())
+    return macros.actions(story_id, rating, saved, title, hidden)
