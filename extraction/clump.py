@@ -85,27 +85,26 @@ class _Skeleton:
         # elements with a member below them are asked, and counting children is dear.
         uppers = set(parent.values())
         uppers.discard(None)
-        self.branching = {node for node in uppers if len(node) > 1}
+        branching = {node for node in uppers if len(node) > 1}
+        # (element, parent, whether the parent branches), bottom-up: what every sweep reads.
+        self.upward = [(node, up, up in branching) for node in reversed(self.top_down)
+                       if (up := parent[node]) is not None]
 
     def sums(self, own: dict, decay: float = 1.0) -> dict:
         """Each element's own value plus its children's sums, decayed at every branching
         ancestor (``decay`` 1 keeps plain sums)."""
         total = dict(own)
-        parent, branching = self.parent, self.branching
-        for node in reversed(self.top_down):
+        for node, up, branches in self.upward:
             value = total.get(node)
-            up = parent[node]
-            if value is not None and up is not None:
-                total[up] = total.get(up, 0.0) + (value * decay if up in branching else value)
+            if value is not None:
+                total[up] = total.get(up, 0.0) + (value * decay if branches else value)
         return total
 
     def maxima(self, own: dict) -> dict:
         best = dict(own)
-        parent = self.parent
-        for node in reversed(self.top_down):
+        for node, up, _ in self.upward:
             value = best.get(node)
-            up = parent[node]
-            if value is not None and up is not None and value > best.get(up, 0.0):
+            if value is not None and value > best.get(up, 0.0):
                 best[up] = value
         return best
 
