@@ -142,6 +142,7 @@ def parse(html: str | bytes, charset: str | None = None) -> lxml.html.HtmlElemen
         name, skip, text = _sniff(html, charset)
         # Clean UTF-8 goes to lxml as bytes, sparing lxml a re-encode.
         if name == "utf-8" and _xml_safe(html[skip:], text):
+            del text  # the decoded copy is not needed while lxml builds the tree
             return _parse(html[skip:], "utf-8")
         html = text if text is not None else html[skip:].decode(name, errors="replace")
     if not html.strip():
