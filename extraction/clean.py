@@ -20,10 +20,19 @@ LINK_RUN = 3
 _WORDS = re.compile(r"\w+")
 
 
-def clean_article(node, title: str = "") -> None:
-    etree.strip_elements(node, *INVISIBLE_TAGS, *FORM_TAGS, with_tail=False)
-    drop_hidden(node)
-    blocks = _drop_furniture(node, text_blocks(node))
+# Form tags that are not also invisible tags.
+_VISIBLE_FORM_TAGS = tuple(tag for tag in FORM_TAGS if tag not in INVISIBLE_TAGS)
+
+
+def clean_article(node, title: str = "", blocks: dict | None = None) -> None:
+    """``blocks``: the subtree's text blocks (``textstats``), when the method has them
+    from a page already rid of invisible and hidden elements. They are read again when
+    form elements are still there to go, since those take text with them."""
+    if blocks is None or next(node.iterdescendants(*_VISIBLE_FORM_TAGS), None) is not None:
+        etree.strip_elements(node, *INVISIBLE_TAGS, *FORM_TAGS, with_tail=False)
+        drop_hidden(node)
+        blocks = text_blocks(node)
+    blocks = _drop_furniture(node, blocks)
     _drop_link_lists(blocks)
     if title:
         _drop_title_heading(node, title)

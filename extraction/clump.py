@@ -24,7 +24,7 @@ from .article import ExtractionError
 from .clean import drop_hidden
 from .cues import STRONG, WEAK, furniture_strength
 from .render import INVISIBLE_TAGS
-from .textstats import PARAGRAPH_CHARS, Block, text_blocks
+from .textstats import INLINE_TAGS, PARAGRAPH_CHARS, Block, text_blocks
 
 HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 # Cost per character of furniture text, relative to one character of story text.
@@ -85,27 +85,26 @@ class _Skeleton:
         # elements with a member below them are asked, and counting children is dear.
         uppers = set(parent.values())
         uppers.discard(None)
-        self.branching = {node for node in uppers if len(node) > 1}
+        branching = {node for node in uppers if len(node) > 1}
+        # (element, parent, whether the parent branches), bottom-up: what every sweep reads.
+        self.upward = [(node, up, up in branching) for node in reversed(self.top_down)
+                       if (up := parent[node]) is not None]
 
     def sums(self, own: dict, decay: float = 1.0) -> dict:
         """Each element's own value plus its children's sums, decayed at every branching
         ancestor (``decay`` 1 keeps plain sums)."""
         total = dict(own)
-        parent, branching = self.parent, self.branching
-        for node in reversed(self.top_down):
+        for node, up, branches in self.upward:
             value = total.get(node)
-            up = parent[node]
-            if value is not None and up is not None:
-                total[up] = total.get(up, 0.0) + (value * decay if up in branching else value)
+            if value is not None:
+                total[up] = total.get(up, 0.0) + (value * decay if branches else value)
         return total
 
     def maxima(self, own: dict) -> dict:
         best = dict(own)
-        parent = self.parent
-        for node in reversed(self.top_down):
+        for node, up, _ in self.upward:
             value = best.get(node)
-            up = parent[node]
-            if value is not None and up is not None and value > best.get(up, 0.0):
+            if value is not None and value > best.get(up, 0.0):
                 best[up] = value
         return best
 
@@ -124,7 +123,7 @@ class Scores:
     ``biggest`` (the largest clump below each element) and furniture strengths."""
 
     def __init__(self, doc):
-        blocks = text_blocks(doc)
+        self.blocks = blocks = text_blocks(doc)
         if not blocks:
             raise ExtractionError("no text found")
         self.skeleton = skeleton = _Skeleton(blocks)
@@ -197,6 +196,18 @@ class Scores:
                 return node
             node = lead
 
+    def blocks_below(self, el) -> dict | None:
+        """The blocks inside ``el``, in the order ``text_blocks(el)`` gives them; None for an
+        inline element, whose text the page's blocks file under an ancestor."""
+        if el.tag in INLINE_TAGS:
+            return None
+        below = {el}
+        parent = self.skeleton.parent
+        for node in self.skeleton.top_down:
+            if parent[node] in below:
+                below.add(node)
+        return {holder: block for holder, block in self.blocks.items() if holder in below}
+
     def merged_siblings(self, el) -> list:
         """Siblings of ``el`` that hold a clump of prose comparable to its own: the
         rest of a story split into several containers."""
@@ -225,6 +236,12 @@ def _pool(values: dict, parent: dict) -> dict:
 
 
 def find_article(doc):
+    return find_article_and_blocks(doc)[0]
+
+
+def find_article_and_blocks(doc):
+    """The article element and its text blocks, for cleaning to reuse (None where the
+    page's blocks do not carry over: a new wrapper, or the whole body)."""
     etree.strip_elements(doc, *INVISIBLE_TAGS, with_tail=False)
     drop_hidden(doc)
     scores = Scores(doc)
@@ -233,16 +250,16 @@ def find_article(doc):
         # Nothing reads like a story (a page of links, a stub): the whole body is the
         # honest answer; cleaning then decides what survives.
         body = doc.find("body")
-        return body if body is not None else doc
+        return (body if body is not None else doc), None
     node = best
     for _ in range(MERGE_LEVELS):
         siblings = scores.merged_siblings(node)
         if siblings:
-            return _wrap(node, siblings)
+            return _wrap(node, siblings), None
         node = scores.skeleton.parent.get(node)
         if node is None or node.tag == "body":
             break
-    return best
+    return best, scores.blocks_below(best)
 
 
 def _wrap(node, siblings: list):

@@ -46,15 +46,8 @@ SLUG_WORDS = 3
 _SPLIT = re.compile(r"[\s_\-:./()]+")
 
 
-def name_words(el) -> frozenset[str]:
-    """Lower-case words of an element's class, id and role."""
-    get = el.get
-    return _words(get("class"), get("id"), get("role"))
-
-
-@lru_cache(maxsize=8192)
 def _words(class_name: str | None, element_id: str | None, role: str | None) -> frozenset[str]:
-    """Pages repeat the same names many times, hence the cache.
+    """Lower-case words of an element's class, id and role.
 
     An id of many words is a slug made from a heading ("sharing-with-a-single-developer"),
     which says what the section is about, not what kind of box it is, so it is skipped.
@@ -74,17 +67,31 @@ NOT_FURNITURE, WEAK, STRONG = 0, 1, 2
 def furniture_strength(el) -> int:
     """How surely the tag or name marks page furniture rather than story."""
     tag = el.tag
-    if tag in STRONG_TAGS or el.get("aria-hidden") == "true":
+    get = el.get
+    if tag in STRONG_TAGS or get("aria-hidden") == "true":
         return STRONG
     if tag == "blockquote":
         # Embedded posts ("twitter-tweet", "instagram-media") are quoted story material.
         return NOT_FURNITURE
-    words = name_words(el)
-    if words & _STRONG_WORDS:
-        # "article-overlay", "body_overlay": a story container with a state class.
-        return WEAK if words & _STORY_WORDS else STRONG
-    if tag in WEAK_TAGS or words & _WEAK_WORDS:
+    strength = _name_strength(get("class"), get("id"), get("role"), tag in WEAK_TAGS)
+    if strength == _WEAK_UNLESS_QUOTE:
         # A "social-media-embed" or "article-widget" box around a quoted post holds
         # story material.
         return WEAK if next(el.iterdescendants("blockquote"), None) is None else NOT_FURNITURE
+    return strength
+
+
+# A weak name, unless the element holds a quoted post.
+_WEAK_UNLESS_QUOTE = -1
+
+
+@lru_cache(maxsize=8192)
+def _name_strength(class_name: str | None, element_id: str | None, role: str | None, weak_tag: bool) -> int:
+    """What the names say. Pages repeat the same names many times, hence the cache."""
+    words = _words(class_name, element_id, role)
+    if not words.isdisjoint(_STRONG_WORDS):
+        # "article-overlay", "body_overlay": a story container with a state class.
+        return WEAK if not words.isdisjoint(_STORY_WORDS) else STRONG
+    if weak_tag or not words.isdisjoint(_WEAK_WORDS):
+        return _WEAK_UNLESS_QUOTE
     return NOT_FURNITURE

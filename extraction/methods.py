@@ -5,6 +5,10 @@ parsed page (a mutable copy), it returns an element whose subtree is the article
 (either a node of ``doc`` or a new wrapper holding the chosen nodes). It raises
 ``ExtractionError`` when it finds nothing. Title, metadata, cleaning and rendering
 are shared by all methods (see ``pipeline.py``).
+
+A method's module may also offer ``find_article_and_blocks(doc) -> (element, blocks)``,
+where ``blocks`` are the element's text blocks (``textstats``) read from a page already
+rid of invisible and hidden elements, or None; cleaning then need not read them again.
 """
 from __future__ import annotations
 
@@ -32,3 +36,13 @@ def get_method(name: str):
         raise ExtractionError(f"unknown method {name!r}; choose one of {', '.join(METHODS)}") from None
     module, _, func = target.partition(":")
     return getattr(import_module(module), func)
+
+
+def get_method_with_blocks(name: str):
+    """The method as ``doc -> (element, blocks or None)``."""
+    find_article = get_method(name)
+    module, _, func = METHODS[name].partition(":")
+    with_blocks = getattr(import_module(module), "find_article_and_blocks", None)
+    if func == "find_article" and with_blocks is not None:
+        return with_blocks
+    return lambda doc: (find_article(doc), None)

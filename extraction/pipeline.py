@@ -7,7 +7,7 @@ from .article import Article, ExtractionError
 from .clean import clean_article
 from .document import parse
 from .metadata import read_metadata
-from .methods import get_method
+from .methods import get_method_with_blocks
 from .render import element_text, sanitized_html
 
 
@@ -33,13 +33,13 @@ def _base_url(base_href: str | None, url: str | None) -> str | None:
 
 
 def extract(html: str | bytes, url: str | None = None, method: str = "clump", charset: str | None = None) -> Article:
-    find_article = get_method(method)
+    find_article = get_method_with_blocks(method)
     doc = parse(html, charset)
     meta = read_metadata(doc)
     base = _base_url(meta.base_href, url)
     # Methods may cut the page apart; everything read from the whole page is read above.
-    node = find_article(doc)
-    clean_article(node, meta.title)
+    node, blocks = find_article(doc)
+    clean_article(node, meta.title, blocks)
     text = element_text(node)
     if not text:
         raise ExtractionError("no article text found")
