@@ -9,6 +9,11 @@ from extraction.fetch import FetchError
 from . import fetching
 from .models import Story
 
+# What an extraction writes, in one UPDATE; the fields a worker loads a story with (see tasks.fetch_story_page).
+RESULT_FIELDS = ["extracted_text", "extracted_html", "lead_image", "author", "extraction_status", "extraction_error",
+                 "extraction_method", "updated_at"]
+NEEDED_FIELDS = ["id", "url", "author", "extraction_status", "feed__extraction_method"]
+
 
 def method_for(story: Story) -> str:
     return story.feed.extraction_method or settings.EXTRACTION_METHOD
@@ -48,5 +53,5 @@ def extract_story(story: Story, max_wait: float = 30.0, raise_transient: bool = 
     story.extraction_status = Story.Extraction.DONE
     story.extraction_error = ""
     story.extraction_method = method
-    story.save()
+    story.save(update_fields=RESULT_FIELDS)  # the feed's fields are not written back with it
     return story

@@ -116,7 +116,7 @@ def score_when_extracted(story_ids: list[int], tries: int = 0) -> int:
 
 @shared_task(soft_time_limit=60, time_limit=90, **DB_RETRY)
 def fetch_story_page(story_id: int, attempt: int = 0, booking: int | None = None) -> str:
-    story = Story.objects.select_related("feed").filter(id=story_id).first()
+    story = Story.objects.select_related("feed").only(*articles.NEEDED_FIELDS).filter(id=story_id).first()
     if story is None:
         return "gone"
     if story.extraction_status == Story.Extraction.DONE:
