@@ -150,17 +150,6 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
-def pids_named(name: str) -> list[int]:
-    pids = []
-    for stat in Path("/proc").glob("[0-9]*/comm"):
-        try:
-            if stat.read_text().strip().startswith(name):
-                pids.append(int(stat.parent.name))
-        except OSError:
-            pass
-    return pids
-
-
 def own_cpu_seconds(pid: int) -> tuple[str, float] | None:
     """(the process's start time, to tell a reused pid apart; its own CPU seconds so far)."""
     try:
@@ -170,13 +159,17 @@ def own_cpu_seconds(pid: int) -> tuple[str, float] | None:
         return None
 
 
+def parent_of(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
 class Backends:
     """CPU of the PostgreSQL backends serving the workers (the benchmark's database, minus this driver's own
     connection), so that other databases on a shared server do not count. A backend that exits takes its CPU
     time with it, so each one is sampled while it lives (sample() runs every poll) and its last figure kept."""
 
     def __init__(self, database: str):
-        self.database, self.seen, self.driver = database, {}, None
+        self.database, self.seen, self.driver, self.postmaster = database, {}, None, None
 
     def sample(self) -> None:
         from django.db import connection
@@ -184,6 +177,7 @@ class Backends:
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_backend_pid()")
             self.driver = cursor.fetchone()[0]
+            self.postmaster = parent_of(self.driver)
             cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", [self.database])
             pids = [row[0] for row in cursor.fetchall()]
         for pid in pids:
@@ -203,7 +197,8 @@ class CpuMeter:
 
     def snapshot(self) -> dict[str, float]:
         figures = {name: cpu_seconds(pids()) for name, pids in self.groups.items()}
-        # "postgres (all)" counts every backend of the server, exited ones included (its postmaster's children time).
+        # "postgres (all)" counts the server's every process, exited backends included (its postmaster's children
+        # time), and so other databases' work on a shared server too.
         figures["postgres: workers' queries"] = self.backends.total()
         figures["postgres: the rest"] = figures.pop("postgres (all)") - figures["postgres: workers' queries"]
         return figures
@@ -435,9 +430,12 @@ def main() -> int:
     try:
         populate(args, port)
         workers = start_workers(args, Path(var_dir) / "workers.log")
+        redis_pid = redis_client.info("server")["process_id"]  # this server, not other instances on the machine
+        backends = Backends(args.database)
+        backends.sample()  # finds the server's postmaster: other PostgreSQL instances on the machine do not count
         meter = CpuMeter({"workers": lambda: descendants(workers.pid), "fixture site": lambda: [site.pid],
-                          "postgres (all)": lambda: pids_named("postgres"), "redis": lambda: pids_named("redis-server"),
-                          "driver": lambda: [os.getpid()]}, Backends(args.database))
+                          "postgres (all)": lambda: descendants(backends.postmaster), "redis": lambda: [redis_pid],
+                          "driver": lambda: [os.getpid()]}, backends)
         print(f"{args.feeds} feeds x {args.stories} stories over {args.hosts} host names; {args.concurrency} worker "
               f"processes; {os.cpu_count()} cores; politeness 2 connections and 1 s per host; "
               f"load average before: {os.getloadavg()[0]:.1f}", flush=True)
@@ -479,9 +477,10 @@ def main() -> int:
         total = 2 * wall
         rows = [(g, f"{s:.1f}", f"{100 * s / total:.0f}", f"{1000 * s / max(units, 1):.2f}")
                 for g, s in sorted(run["cpu"].items(), key=lambda x: -x[1])]
-        # What one unit costs the pipeline itself: the workers, their queries and the broker.
-        own = sum(run["cpu"][g] for g in ("workers", "postgres: workers' queries", "redis"))
-        rows.append(("pipeline (workers + their queries + redis)", f"{own:.1f}", f"{100 * own / total:.0f}",
+        # What one unit costs the pipeline: the workers, PostgreSQL and the broker. All of PostgreSQL, as backends
+        # that exit between samples escape the split; on a shared server, other databases' work counts here too.
+        own = sum(run["cpu"][g] for g in ("workers", "postgres: workers' queries", "postgres: the rest", "redis"))
+        rows.append(("pipeline: workers + postgres + redis", f"{own:.1f}", f"{100 * own / total:.0f}",
                      f"{1000 * own / max(units, 1):.2f}"))
         print(table(f"Where the time goes, {name}: CPU seconds over {wall:.1f} s wall x 2 cores",
                     ("process group", "CPU s", "% of machine", f"CPU ms per {unit}"), rows))
