@@ -12,7 +12,7 @@ def calls(monkeypatch):
     seen = {"scored": [], "later": []}
     monkeypatch.setattr(tasks.ranking, "score_stories", lambda ids: seen["scored"].append(sorted(ids)) or len(ids))
     monkeypatch.setattr(tasks.score_when_extracted, "apply_async",
-                        lambda args, countdown=None: seen["later"].append((args, countdown)))
+                        lambda args, countdown=None, **kw: seen["later"].append((args, countdown)))
     return seen
 
 
