@@ -7,7 +7,8 @@ A fixture server (one asyncio process) answers for host names site-N.bench.test,
 static-hosts hook maps to 127.0.0.1, so per-host politeness (2 connections, 1 s apart) holds as with
 real sites. Measures (b) new stories per second end to end (feed fetch, page fetch, extraction, store,
 score) and (a) unchanged-feed refreshes per minute (the 304 path), then where the time went: CPU seconds
-per process group, and the cost of each step measured in this process. The yardstick in the same run is
+and CPU ms per story (per refresh) of each process group, PostgreSQL split into the backends serving the
+workers and the rest of the server, and the cost of each step measured in this process. The yardstick in the same run is
 a naive loop (fetch, feedparser, extraction, one process, no database or queue).
 Needs PostgreSQL and Redis (DATABASE_URL's server, a scratch database it creates and drops; REDIS_URL's
 database is flushed).
