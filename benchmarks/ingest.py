@@ -7,7 +7,8 @@ A fixture server (one asyncio process) answers for host names site-N.bench.test,
 static-hosts hook maps to 127.0.0.1, so per-host politeness (2 connections, 1 s apart) holds as with
 real sites. Measures (b) new stories per second end to end (feed fetch, page fetch, extraction, store,
 score) and (a) unchanged-feed refreshes per minute (the 304 path), then where the time went: CPU seconds
-per process group, and the cost of each step measured in this process. The yardstick in the same run is
+and CPU ms per story (per refresh) of each process group, PostgreSQL split into the backends serving the
+workers and the rest of the server, and the cost of each step measured in this process. The yardstick in the same run is
 a naive loop (fetch, feedparser, extraction, one process, no database or queue).
 Needs PostgreSQL and Redis (DATABASE_URL's server, a scratch database it creates and drops; REDIS_URL's
 database is flushed).
@@ -150,23 +151,58 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
-def pids_named(name: str) -> list[int]:
-    pids = []
-    for stat in Path("/proc").glob("[0-9]*/comm"):
-        try:
-            if stat.read_text().strip().startswith(name):
-                pids.append(int(stat.parent.name))
-        except OSError:
-            pass
-    return pids
+def own_cpu_seconds(pid: int) -> tuple[str, float] | None:
+    """(the process's start time, to tell a reused pid apart; its own CPU seconds so far)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return fields[19], sum(int(v) for v in fields[11:13]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError):
+        return None
+
+
+def parent_of(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+class Backends:
+    """CPU of the PostgreSQL backends serving the workers (the benchmark's database, minus this driver's own
+    connection), so that other databases on a shared server do not count. A backend that exits takes its CPU
+    time with it, so each one is sampled while it lives (sample() runs every poll) and its last figure kept."""
+
+    def __init__(self, database: str):
+        self.database, self.seen, self.driver, self.postmaster = database, {}, None, None
+
+    def sample(self) -> None:
+        from django.db import connection
+
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            self.driver = cursor.fetchone()[0]
+            self.postmaster = parent_of(self.driver)
+            cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", [self.database])
+            pids = [row[0] for row in cursor.fetchall()]
+        for pid in pids:
+            figure = own_cpu_seconds(pid)
+            if pid != self.driver and figure is not None:
+                self.seen[(pid, figure[0])] = figure[1]
+
+    def total(self) -> float:
+        self.sample()
+        return sum(self.seen.values())
 
 
 class CpuMeter:
-    def __init__(self, groups: dict):
+    def __init__(self, groups: dict, backends: Backends):
         self.groups = groups  # name -> callable returning pids
+        self.backends = backends
 
     def snapshot(self) -> dict[str, float]:
-        return {name: cpu_seconds(pids()) for name, pids in self.groups.items()}
+        figures = {name: cpu_seconds(pids()) for name, pids in self.groups.items()}
+        # "postgres (all)" counts the server's every process, exited backends included (its postmaster's children
+        # time), and so other databases' work on a shared server too.
+        figures["postgres: workers' queries"] = self.backends.total()
+        figures["postgres: the rest"] = figures.pop("postgres (all)") - figures["postgres: workers' queries"]
+        return figures
 
     @staticmethod
     def delta(before: dict, after: dict) -> dict[str, float]:
@@ -262,6 +298,7 @@ def queues_idle(redis_client) -> bool:
 
 
 def run_new_stories(args, meter, redis_client) -> dict:
+    from django.db.models import Count, Q
     from reader.models import Feed, Story
     from reader.tasks import fetch_feed
 
@@ -273,8 +310,9 @@ def run_new_stories(args, meter, redis_client) -> dict:
     stored_at = extracted_at = None
     while True:
         time.sleep(0.5)
-        stored = Story.objects.count()
-        done = Story.objects.exclude(extraction_status=Story.Extraction.PENDING).count()
+        meter.backends.sample()
+        counts = Story.objects.aggregate(stored=Count("id"), done=Count("id", filter=~Q(extraction_status=Story.Extraction.PENDING)))
+        stored, done = counts["stored"], counts["done"]
         if stored_at is None and stored >= expected:
             stored_at = time.monotonic() - started
         if extracted_at is None and done >= expected:
@@ -304,6 +342,7 @@ def run_unchanged(args, meter) -> dict:
             fetch_feed.delay(feed_id)
         while Feed.objects.filter(last_fetched_at__gte=mark).count() < len(ids):
             time.sleep(0.2)
+            meter.backends.sample()
             if time.monotonic() - started > args.max_seconds:
                 break
         total += time.monotonic() - started
@@ -392,9 +431,12 @@ def main() -> int:
     try:
         populate(args, port)
         workers = start_workers(args, Path(var_dir) / "workers.log")
+        redis_pid = redis_client.info("server")["process_id"]  # this server, not other instances on the machine
+        backends = Backends(args.database)
+        backends.sample()  # finds the server's postmaster: other PostgreSQL instances on the machine do not count
         meter = CpuMeter({"workers": lambda: descendants(workers.pid), "fixture site": lambda: [site.pid],
-                          "postgres (all)": lambda: pids_named("postgres"), "redis": lambda: pids_named("redis-server"),
-                          "driver": lambda: [os.getpid()]})
+                          "postgres (all)": lambda: descendants(backends.postmaster), "redis": lambda: [redis_pid],
+                          "driver": lambda: [os.getpid()]}, backends)
         print(f"{args.feeds} feeds x {args.stories} stories over {args.hosts} host names; {args.concurrency} worker "
               f"processes; {os.cpu_count()} cores; politeness 2 connections and 1 s per host; "
               f"load average before: {os.getloadavg()[0]:.1f}", flush=True)
@@ -430,11 +472,19 @@ def main() -> int:
         ("(a) refreshes / feed errors", f"{unchanged['refreshes']} / {unchanged['errors']}"),
         ("load average after (other work on this machine counts)", f"{load_after:.1f}"),
     ]))
-    for name, run, wall in (("(b) new stories", new, new["elapsed"]), ("(a) unchanged refreshes", unchanged, unchanged["elapsed"])):
+    for name, run, wall, unit, units in (("(b) new stories", new, new["elapsed"], "story", new["stories"]),
+                                         ("(a) unchanged refreshes", unchanged, unchanged["elapsed"], "refresh",
+                                          unchanged["refreshes"])):
         total = 2 * wall
+        rows = [(g, f"{s:.1f}", f"{100 * s / total:.0f}", f"{1000 * s / max(units, 1):.2f}")
+                for g, s in sorted(run["cpu"].items(), key=lambda x: -x[1])]
+        # What one unit costs the pipeline: the workers, PostgreSQL and the broker. All of PostgreSQL, as backends
+        # that exit between samples escape the split; on a shared server, other databases' work counts here too.
+        own = sum(run["cpu"][g] for g in ("workers", "postgres: workers' queries", "postgres: the rest", "redis"))
+        rows.append(("pipeline: workers + postgres + redis", f"{own:.1f}", f"{100 * own / total:.0f}",
+                     f"{1000 * own / max(units, 1):.2f}"))
         print(table(f"Where the time goes, {name}: CPU seconds over {wall:.1f} s wall x 2 cores",
-                    ("process group", "CPU s", "% of machine"),
-                    [(g, f"{s:.1f}", f"{100 * s / total:.0f}") for g, s in sorted(run["cpu"].items(), key=lambda x: -x[1])]))
+                    ("process group", "CPU s", "% of machine", f"CPU ms per {unit}"), rows))
     print(table("Cost of each step, in this process (mean ms)", ("step", "ms"), [(n, f"{v:.2f}") for n, v in costs]))
     return 0
 

@@ -78,7 +78,10 @@ def populate() -> None:
             "published": "now() - i * interval '1 minute'", "extraction_status": "'done'",
             "summary_html": "'<p>The summary of story ' || i || ', a paragraph of two or three sentences that "
                             "tells the reader what happened, where, and why it matters to them.</p>'",
-            "summary_length": "120", "created_at": "now()", "updated_at": "now()"})
+            "summary_length": "120", "snippet": "'The summary of story ' || i || ', a paragraph of two or three "
+                                                 "sentences that tells the reader what happened, where, and why it "
+                                                 "matters to them.'",
+            "created_at": "now()", "updated_at": "now()"})
         cur.execute("SELECT setval(pg_get_serial_sequence('reader_story', 'id'), %s)", [STORIES])
         cur.execute("SELECT setval(pg_get_serial_sequence('reader_feed', 'id'), %s)", [FEEDS])
         cur.execute(f"INSERT INTO reader_subscription (user_id, feed_id, folder, created_at) "

@@ -9,6 +9,13 @@ from extraction.fetch import FetchError
 from . import fetching
 from .models import Story
 
+# What an extraction writes, in one UPDATE; the fields a worker loads a story with (see tasks.fetch_story_page).
+RESULT_FIELDS = ["extracted_text", "extracted_html", "lead_image", "author", "extraction_status", "extraction_error",
+                 "extraction_method", "snippet", "updated_at"]
+# The snippet is chosen between the article and the feed's text, so those are read too.
+NEEDED_FIELDS = ["id", "url", "title", "author", "summary_html", "summary_length", "extraction_status",
+                 "feed__extraction_method"]
+
 
 def method_for(story: Story) -> str:
     return story.feed.extraction_method or settings.EXTRACTION_METHOD
@@ -49,5 +56,5 @@ def extract_story(story: Story, max_wait: float = 30.0, raise_transient: bool = 
     story.extraction_error = ""
     story.extraction_method = method
     story.refresh_snippet()
-    story.save()
+    story.save(update_fields=RESULT_FIELDS)  # the feed's fields are not written back with it
     return story

@@ -8,7 +8,7 @@ import logging
 import time
 
 import recommender
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count, F, Q
 from django.utils import timezone
 
@@ -29,7 +29,9 @@ def story_value(story: Story) -> recommender.Story:
 
 
 def _stories(ids) -> list[recommender.Story]:
-    return [story_value(s) for s in Story.objects.filter(id__in=list(ids)).select_related("feed")]
+    # The extracted HTML is the largest field and scoring reads the text: leave it in the database.
+    stories = Story.objects.filter(id__in=list(ids)).select_related("feed").defer("extracted_html", "extraction_error")
+    return [story_value(s) for s in stories]
 
 
 def community() -> recommender.CommunityPrior:
@@ -83,6 +85,13 @@ def rate(user, story_id: int, value: int | None) -> None:
 
 def retrain(user_id: int) -> bool:
     """Fit the user's model on all their ratings and rescore their feed. Idempotent."""
+    model = _fit_and_store(user_id)
+    entry_story_ids = Entry.objects.filter(user_id=user_id).values_list("story_id", flat=True)
+    _score_user(user_id, model, _batches(list(entry_story_ids), crowd_for(user_id)))
+    return True
+
+
+def _fit_and_store(user_id: int):
     ratings = list(Rating.objects.filter(user_id=user_id).select_related("story__feed"))
     rated = [(story_value(r.story), r.good) for r in ratings]
     feeds = set(Subscription.objects.filter(user_id=user_id).values_list("feed_id", flat=True))
@@ -92,19 +101,22 @@ def retrain(user_id: int) -> bool:
     if not created:
         TasteModel.objects.filter(pk=stored.pk).update(
             data=model.to_bytes(), rating_count=len(rated), version=F("version") + 1, trained_at=timezone.now())
-    entry_story_ids = Entry.objects.filter(user_id=user_id).values_list("story_id", flat=True)
-    _score_user(user_id, model, _batches(list(entry_story_ids), crowd_for(user_id)))
-    return True
+    return model
 
 
-def load_model(user_id: int):
-    """The stored model, or a fresh one fitted from the ratings when it is missing or unreadable."""
+def load_model(user_id: int, rescore: bool = True):
+    """The stored model, or a fresh one fitted from the ratings when it is missing or unreadable.
+
+    A fresh model rescores the user's whole feed, unless the caller is about to score what it needs itself.
+    """
     stored = TasteModel.objects.filter(user_id=user_id).first()
     if stored is not None:
         try:
             return recommender.UserModel.from_bytes(bytes(stored.data))
         except recommender.ModelError as exc:  # ratings are the source of truth: refit
             log.warning("rebuilding unreadable model of user %s: %s", user_id, exc)
+    if not rescore:
+        return _fit_and_store(user_id)
     retrain(user_id)
     return recommender.UserModel.from_bytes(bytes(TasteModel.objects.get(user_id=user_id).data))
 
@@ -118,12 +130,24 @@ def _batches(story_ids: list[int], prior: recommender.CommunityPrior):
 def _score_user(user_id: int, model, batches) -> None:
     model = model.with_rules(rules_for(user_id))
     for batch in batches:
-        scored = {s.story_id: s for s in model.score(batch)}
-        entries = list(Entry.objects.filter(user_id=user_id, story_id__in=list(scored)))
-        for entry in entries:
-            result = scored[entry.story_id]
-            entry.score, entry.recommended, entry.reasons = result.score, result.recommended, result.reasons
-        Entry.objects.bulk_update(entries, ["score", "recommended", "reasons"])
+        _write_scores(user_id, model.score(batch))
+
+
+def _write_scores(user_id: int, scored) -> None:
+    """Every score of one user's batch in one UPDATE ... FROM (VALUES ...), without reading the entries first:
+    bulk_update() built a CASE per row and field, which cost more than the scoring itself."""
+    if not scored:
+        return
+    reasons = Entry._meta.get_field("reasons")
+    rows = [(s.story_id, float(s.score), bool(s.recommended), reasons.get_db_prep_value(s.reasons, connection))
+            for s in scored]
+    table = connection.ops.quote_name(Entry._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"WITH scored (story_id, score, recommended, reasons) AS (VALUES {', '.join(['(%s, %s, %s, %s)'] * len(rows))}) "
+            f"UPDATE {table} SET score = scored.score, recommended = scored.recommended, reasons = scored.reasons "
+            f"FROM scored WHERE {table}.user_id = %s AND {table}.story_id = scored.story_id",
+            [value for row in rows for value in row] + [user_id])
 
 
 def score_stories(story_ids: list[int]) -> int:
@@ -137,5 +161,5 @@ def score_stories(story_ids: list[int]) -> int:
         else:
             shared = shared or list(_batches(story_ids, community()))
             batches = shared
-        _score_user(user_id, load_model(user_id), batches)
+        _score_user(user_id, load_model(user_id, rescore=False), batches)
     return len(story_ids)

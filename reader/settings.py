@@ -80,7 +80,8 @@ TEMPLATES = [
 
 DATABASES = {
     "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}"), conn_max_age=60
+        os.environ.get("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}"), conn_max_age=60,
+        conn_health_checks=True,  # a connection reused across worker tasks is checked first (see reader/celery.py)
     )
 }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):

@@ -1,8 +1,9 @@
 """New stories are scored in one batch per feed fetch, once their pages are extracted, and never left out."""
 import pytest
 
-from reader import tasks
-from reader.models import Feed, Story
+from reader import ranking, tasks
+from reader.models import Entry, Feed, Story, TasteModel
+from ui_factories import make_feed, make_story, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -12,7 +13,7 @@ def calls(monkeypatch):
     seen = {"scored": [], "later": []}
     monkeypatch.setattr(tasks.ranking, "score_stories", lambda ids: seen["scored"].append(sorted(ids)) or len(ids))
     monkeypatch.setattr(tasks.score_when_extracted, "apply_async",
-                        lambda args, countdown=None: seen["later"].append((args, countdown)))
+                        lambda args, countdown=None, **kw: seen["later"].append((args, countdown)))
     return seen
 
 
@@ -41,3 +42,22 @@ def test_queueing_pages_queues_one_scoring_after_the_last_turn(calls, stories, m
     tasks.queue_pages(stories)
     assert sorted(pages) == sorted(stories)
     assert calls["later"] == [((sorted(stories),), 5.0)]
+
+
+def test_scoring_a_batch_writes_its_scores_and_creates_a_missing_model_without_rescoring_the_feed():
+    """The batch's scores land in one statement; a reader without a model gets one, but the rest of their
+    feed keeps its scores (each batch is scored by its own task, not again whenever a model is created)."""
+    user = make_user("erin")
+    feed = make_feed(user)
+    older, *new = [make_story(feed, n, title=f"Harbour ferry strike day {n}") for n in range(3)]
+    for story in (older, *new):
+        Entry.objects.create(user=user, story=story, score=-1.0, reasons=["not scored yet"])
+    assert not TasteModel.objects.filter(user=user).exists()
+
+    assert ranking.score_stories([s.id for s in new]) == 2
+
+    assert TasteModel.objects.filter(user=user).exists()
+    scored = Entry.objects.filter(user=user, story__in=new)
+    assert all(0.0 <= e.score <= 1.0 and e.reasons != ["not scored yet"] for e in scored)
+    untouched = Entry.objects.get(user=user, story=older)
+    assert (untouched.score, untouched.reasons) == (-1.0, ["not scored yet"])
