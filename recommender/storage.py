@@ -14,7 +14,7 @@ import numpy as np
 from .features import FEATURE_VERSION
 
 MAGIC = b"NRUM"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: a fourth dense weight (neighbours)
 MAX_BYTES = 50_000
 
 
