@@ -50,12 +50,14 @@ def as_story(index: int, item) -> recommender.Story:
                              feed_title=f"{item.desk} desk", tags=list(item.tags), published=item.date)
 
 
-def ballots(readers):
-    """Every rating given: (reader id, story position, good) as three arrays."""
-    who = np.concatenate([np.full(len(r.rated), r.id) for r in readers])
-    what = np.concatenate([r.stream[r.rated] for r in readers])
-    good = np.concatenate([r.labels[r.rated] for r in readers])
-    return who, what, good
+def community_votes(readers, n_items):
+    good, bad = np.zeros(n_items, int), np.zeros(n_items, int)
+    for reader in readers:
+        positions = reader.stream[reader.rated]
+        labels = reader.labels[reader.rated]
+        np.add.at(good, positions[labels], 1)
+        np.add.at(bad, positions[~labels], 1)
+    return good, bad
 
 
 def precision_at(scores, labels, n=10):
@@ -66,10 +68,7 @@ def precision_at(scores, labels, n=10):
 class Evaluation:
     def __init__(self, items, features, readers):
         self.items, self.features, self.readers = items, features, readers
-        self.ballots = ballots(readers)
-        _, what, good = self.ballots
-        self.good = np.bincount(what[good], minlength=len(items))
-        self.bad = np.bincount(what[~good], minlength=len(items))
+        self.good, self.bad = community_votes(readers, len(items))
         self.dates = np.array([item.date for item in items], dtype="datetime64[s]")
         texts = [f"{item.title}\n{item.body}" for item in items]
         self.tfidf = TfidfVectorizer(sublinear_tf=True, stop_words="english", min_df=2).fit_transform(texts)
@@ -89,7 +88,7 @@ class Evaluation:
             return None
         community = self.community_before(reader.stream[window[0]])
         train = [(self.features[reader.stream[o]], bool(reader.labels[o])) for o in rated]
-        others = community.for_reader(reader.id, train)  # what the glue passes for a user who has rated
+        others = community.excluding(train)  # what the glue passes for a user who has rated
         candidates = [self.features[p] for p in reader.stream[window]]
         y = reader.labels[rated]
         scores = {"newest": window.astype(float),
@@ -98,7 +97,7 @@ class Evaluation:
                   "ceiling": reader.truth[window]}
         plain = recommender.fit(train, subscribed_feeds=reader.desks)
         scores["ours_no_community"] = plain.predict(candidates)
-        model = recommender.fit(train, subscribed_feeds=reader.desks, community=others)
+        model = recommender.fit(train, subscribed_feeds=reader.desks, community=community)
         scored = model.score(candidates, community=others, explain_reasons=False)
         scores["ours"] = np.array([s.score for s in scored])
         recommended = np.array([s.recommended for s in scored])
@@ -110,10 +109,7 @@ class Evaluation:
         """All readers' votes on the stories published before the corpus story at ``position``."""
         cut = np.searchsorted(self.dates, self.dates[position], side="left")
         voted = np.flatnonzero(self.good[:cut] + self.bad[:cut])
-        who, what, good = self.ballots
-        before = what < cut
-        return recommender.CommunityPrior([(self.features[i], self.good[i], self.bad[i]) for i in voted],
-                                          ballots=zip(who[before], what[before], good[before]))
+        return recommender.CommunityPrior([(self.features[i], self.good[i], self.bad[i]) for i in voted])
 
     def _tfidf_lr(self, train_rows, y, test_rows):
         if y.all() or not y.any():

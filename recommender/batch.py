@@ -10,14 +10,14 @@ from .community import CommunityPrior
 from .features import StoryFeatures, as_features, matrix
 
 # Dense per-story signals beside the hashed features, in this order.
-EXTRAS = ("crowd_story", "crowd_topic", "neighbours", "subscribed")
+EXTRAS = ("crowd_story", "crowd_topic", "subscribed")
 
 
 @dataclass(frozen=True)
 class Batch:
     features: list[StoryFeatures]
     X: sparse.csr_matrix
-    crowd: np.ndarray  # (stories, 3): EXTRAS but subscribed, zero without a community
+    crowd: np.ndarray  # (stories, 2): EXTRAS crowd_story and crowd_topic, zero without a community
     feeds: np.ndarray  # feed id per story, as str
 
     def __len__(self):
@@ -35,10 +35,9 @@ def prepare(stories, community: CommunityPrior | None = None) -> Batch:
         return stories
     features = as_features(stories)
     X = matrix(features)
-    crowd = np.zeros((len(features), 3))
+    crowd = np.zeros((len(features), 2))
     if community is not None and features:
         crowd[:, 0] = community.story_log_odds(features)
         crowd[:, 1] = community.topic_log_odds(X)
-        crowd[:, 2] = community.neighbour_log_odds(X)
     feeds = np.array([f.feed for f in features], dtype=object)
     return Batch(features, X, crowd, feeds)

@@ -12,8 +12,7 @@ from collections.abc import Iterable
 import numpy as np
 from scipy import sparse
 
-from .features import DIM, StoryFeatures, as_features, matrix
-from .neighbours import Ballots
+from .features import DIM, StoryFeatures, as_features
 
 # Pseudo-votes pulling thin counts toward the global rate.
 SMOOTHING = 4.0
@@ -30,12 +29,9 @@ class CommunityPrior:
 
     ``votes``: iterable of ``(story, good_count, bad_count)`` where story is a Story or StoryFeatures;
     counts may include the user being fitted (``fit`` subtracts that user's own ratings).
-    ``ballots``: optional ``(reader, story_id, good)`` for those stories, readers as opaque keys; with
-    them ``for_reader`` adds what readers who agree with that reader like (see neighbours.py).
     """
 
-    def __init__(self, votes: Iterable[tuple[object, int, int]] = (), min_raters: int = 3,
-                 ballots: Iterable[tuple[object, object, bool]] = ()):
+    def __init__(self, votes: Iterable[tuple[object, int, int]] = (), min_raters: int = 3):
         votes = list(votes)
         self.min_raters = min_raters
         features = as_features([story for story, _, _ in votes])
@@ -51,14 +47,6 @@ class CommunityPrior:
         self._good = np.bincount(indices, np.repeat(good, lengths), minlength=DIM)
         self._bad = np.bincount(indices, np.repeat(bad, lengths), minlength=DIM)
         self._refresh()
-        self._excluded: frozenset = frozenset()
-        self._neighbours = None
-        self._ballots = None
-        ballots = list(ballots)
-        if ballots:
-            presence = matrix(features)
-            presence.data[:] = 1.0
-            self._ballots = Ballots(ballots, {f.story_id: n for n, f in enumerate(features)}, presence, min_raters)
 
     def _refresh(self):
         total_good = sum(g for g, _ in self._story.values())
@@ -74,14 +62,11 @@ class CommunityPrior:
         """
         twin = object.__new__(CommunityPrior)
         twin.min_raters, twin.base_rate, twin._features = self.min_raters, self.base_rate, self._features
-        twin._ballots, twin._neighbours = self._ballots, self._neighbours
         twin._story = dict(self._story)
         twin._good, twin._bad, twin._topic = self._good.copy(), self._bad.copy(), self._topic.copy()
-        known = [(_story_id(story), bool(good)) for story, good in ratings]
-        # a story already taken out stays out once: excluding the same ratings twice changes nothing
-        known = [(story_id, good) for story_id, good in known
-                 if story_id in twin._story and story_id not in self._excluded]
-        twin._excluded = self._excluded | {story_id for story_id, _ in known}
+        known = [(story.story_id if isinstance(story, StoryFeatures) else story.id, bool(good))
+                 for story, good in ratings]
+        known = [(story_id, good) for story_id, good in known if story_id in twin._story]
         for good in (True, False):
             ids = [story_id for story_id, g in known if g == good]
             if not ids:
@@ -98,15 +83,6 @@ class CommunityPrior:
             twin._topic[idx] = _log_odds(twin._good[idx], twin._bad[idx], twin.base_rate, twin.min_raters)
         return twin
 
-    def for_reader(self, reader, ratings: Iterable[tuple[object, bool]]) -> "CommunityPrior":
-        """The crowd as ``reader`` (a key as in ``ballots``) with these ratings should see it: without
-        their own votes, plus what the readers who agree with them like (when ballots were given)."""
-        ratings = list(ratings)
-        twin = self.excluding(ratings)
-        if self._ballots is not None:
-            twin._neighbours = self._ballots.log_odds([(_story_id(s), bool(g)) for s, g in ratings], reader)
-        return twin
-
     def story_log_odds(self, stories) -> np.ndarray:
         """How much more (or less) than usual other readers liked each very story; 0 if too few votes."""
         features = as_features(stories)
@@ -117,15 +93,5 @@ class CommunityPrior:
         """How much other readers like what each story is about (its words, tags, feed...)."""
         return np.asarray(X @ self._topic, dtype=np.float64).ravel()
 
-    def neighbour_log_odds(self, X: sparse.csr_matrix) -> np.ndarray:
-        """How much readers who agree with this reader like what each story is about; 0 without them."""
-        if self._neighbours is None:
-            return np.zeros(X.shape[0])
-        return np.asarray(X @ self._neighbours, dtype=np.float64).ravel()
-
     def feature_log_odds(self, indices: np.ndarray) -> np.ndarray:
         return self._topic[indices]
-
-
-def _story_id(story) -> object:
-    return story.story_id if isinstance(story, StoryFeatures) else story.id

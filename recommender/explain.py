@@ -11,7 +11,6 @@ _LIKED = {
     "site": "from {}, a site you rated well",
     "crowd_story": "other readers rated this story good",
     "crowd_topic": "other readers like stories on this subject",
-    "neighbours": "readers who agree with you like stories on this subject",
 }
 _DISLIKED = {
     "word": "you disliked stories about “{}”",
@@ -23,7 +22,6 @@ _DISLIKED = {
     "site": "from {}, a site you rated bad",
     "crowd_story": "other readers rated this story bad",
     "crowd_topic": "other readers dislike stories on this subject",
-    "neighbours": "readers who agree with you dislike stories on this subject",
 }
 # Contributions (in log-odds) smaller than this are noise, not reasons.
 MIN_CONTRIBUTION = 0.05

@@ -14,7 +14,7 @@ import numpy as np
 from .features import FEATURE_VERSION
 
 MAGIC = b"NRUM"
-FORMAT_VERSION = 2  # 2: a fourth dense weight (neighbours)
+FORMAT_VERSION = 1
 MAX_BYTES = 50_000
 
 

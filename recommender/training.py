@@ -16,11 +16,9 @@ from .rules import Rule
 # Ridge strength on feature weights: with a handful of ratings no single word may dominate.
 FEATURE_PENALTY = 1.0
 # Priors on the dense signals: follow the crowd and one's own feed choices unless ratings disagree.
-EXTRA_PRIOR = np.array([0.7, 0.7, 0.7, 1.0])
-EXTRA_PENALTY = np.array([3.0, 3.0, 3.0, 3.0])
+EXTRA_PRIOR = np.array([0.7, 0.7, 1.0])
+EXTRA_PENALTY = np.array([3.0, 3.0, 3.0])
 INTERCEPT_PENALTY = 0.1
-NB_TRAIN_ZERO = False
-STORY_TRAIN_ZERO = False
 # Share of good stories the "recommended" cut-off aims to keep.
 TARGET_RECALL = 0.8
 # Above this many ratings the cut-off comes from in-sample scores (optimism is small by then,
@@ -99,10 +97,6 @@ def fit(ratings: Iterable[tuple[object, bool]], subscribed_feeds: Iterable = (),
     intercept_prior = float(np.log(base / (1 - base)))
     batch = prepare(features, community)
     columns, Xc, extra = _design(batch, subscribed)
-    if NB_TRAIN_ZERO:
-        extra[:, 2] = 0.0
-    if STORY_TRAIN_ZERO:
-        extra[:, 0] = 0.0
     w, e, b = _solve(Xc, extra, y, intercept_prior)
     logits = Xc @ w + extra @ e + b
     threshold = _recall_cutoff(Xc, extra, y, logits, intercept_prior)
