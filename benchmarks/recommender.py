@@ -8,9 +8,10 @@ rank the next 50 stories of their stream, and score the ranking against the rati
 (ROC-AUC, precision@10). Baselines in the same run: newest first, popularity, per-user TF-IDF +
 logistic regression; "ceiling" ranks by the reader's noiseless hidden taste.
 
-Community votes come from all *other* readers' ratings over the whole period (readers start at
-different times, so for a given reader some others read the same story earlier); the reader's own
-ratings of the ranked stories are removed so no label leaks into its own ranking.
+Community votes are honest about time: every reader rates a story when it is published, so when a
+reader's next stories are ranked the crowd holds only the ratings of stories published before the
+first of them, by other readers (the reader's own earlier ratings are taken out, as the glue does).
+The ranked stories themselves are new, so nobody has rated them yet.
 """
 from __future__ import annotations
 
@@ -67,9 +68,8 @@ def precision_at(scores, labels, n=10):
 class Evaluation:
     def __init__(self, items, features, readers):
         self.items, self.features, self.readers = items, features, readers
-        good, bad = community_votes(readers, len(items))
-        voted = np.flatnonzero(good + bad)
-        self.community = recommender.CommunityPrior([(features[i], good[i], bad[i]) for i in voted])
+        self.good, self.bad = community_votes(readers, len(items))
+        self.dates = np.array([item.date for item in items], dtype="datetime64[s]")
         texts = [f"{item.title}\n{item.body}" for item in items]
         self.tfidf = TfidfVectorizer(sublinear_tf=True, stop_words="english", min_df=2).fit_transform(texts)
         self.auc = {m: {k: [] for k in KS} for m in METHODS}
@@ -86,26 +86,30 @@ class Evaluation:
         labels = reader.labels[window]
         if labels.all() or not labels.any():
             return None
-        # the reader's later ratings must not reach their own ranking through the crowd
-        future = reader.rated[k:]
-        community = self.community.excluding(
-            [(self.features[reader.stream[o]], bool(reader.labels[o])) for o in future])
+        community = self.community_before(reader.stream[window[0]])
         train = [(self.features[reader.stream[o]], bool(reader.labels[o])) for o in rated]
+        others = community.excluding(train)  # what the glue passes for a user who has rated
         candidates = [self.features[p] for p in reader.stream[window]]
         y = reader.labels[rated]
         scores = {"newest": window.astype(float),
-                  "popularity": community.story_log_odds(candidates),
+                  "popularity": recommender.prepare(candidates, others).crowd.sum(axis=1),
                   "tfidf_lr": self._tfidf_lr(reader.stream[rated], y, reader.stream[window]),
                   "ceiling": reader.truth[window]}
         plain = recommender.fit(train, subscribed_feeds=reader.desks)
         scores["ours_no_community"] = plain.predict(candidates)
         model = recommender.fit(train, subscribed_feeds=reader.desks, community=community)
-        scored = model.score(candidates, community=community, explain_reasons=False)
+        scored = model.score(candidates, community=others, explain_reasons=False)
         scores["ours"] = np.array([s.score for s in scored])
         recommended = np.array([s.recommended for s in scored])
         self.recall[k].append(float(recommended[labels].mean()))
         self.shown[k].append(float(recommended.mean()))
         return scores, labels
+
+    def community_before(self, position):
+        """All readers' votes on the stories published before the corpus story at ``position``."""
+        cut = np.searchsorted(self.dates, self.dates[position], side="left")
+        voted = np.flatnonzero(self.good[:cut] + self.bad[:cut])
+        return recommender.CommunityPrior([(self.features[i], self.good[i], self.bad[i]) for i in voted])
 
     def _tfidf_lr(self, train_rows, y, test_rows):
         if y.all() or not y.any():

@@ -41,11 +41,11 @@ class CommunityPrior:
             raise ValueError("community vote counts must be non-negative")
         self._story = {f.story_id: (g, b) for f, g, b in zip(features, good, bad)}
         self._features = {f.story_id: f for f in features}
-        self._good = np.zeros(DIM, np.float64)
-        self._bad = np.zeros(DIM, np.float64)
-        for f, g, b in zip(features, good, bad):
-            self._good[f.indices] += g
-            self._bad[f.indices] += b
+        # each story adds its votes to every feature it has, in one pass over all stories
+        indices = np.concatenate([f.indices for f in features]) if features else np.zeros(0, np.int64)
+        lengths = [len(f.indices) for f in features]
+        self._good = np.bincount(indices, np.repeat(good, lengths), minlength=DIM)
+        self._bad = np.bincount(indices, np.repeat(bad, lengths), minlength=DIM)
         self._refresh()
 
     def _refresh(self):
