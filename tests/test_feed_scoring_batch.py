@@ -27,7 +27,12 @@ def stories():
 def test_extracted_and_failed_are_scored_and_pending_looked_at_later(calls, stories):
     assert tasks.score_when_extracted(stories) == 2
     assert calls["scored"] == [sorted(stories[:2])]
-    assert calls["later"] == [(([stories[2]], 1), tasks.SCORE_RECHECK)]
+    assert calls["later"] == [(([stories[2]], 1), 5)]
+
+
+def test_rechecks_come_sooner_first_then_every_30_seconds():
+    assert [tasks.recheck_in(t) for t in range(6)] == [5, 10, 20, 30, 30, 30]
+    assert sum(tasks.recheck_in(t) for t in range(tasks.SCORE_TRIES)) < 600
 
 
 def test_a_page_that_never_finishes_is_scored_in_the_end(calls, stories):
