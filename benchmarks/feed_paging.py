@@ -53,18 +53,23 @@ def fill(n: int, seed: int) -> User:
     return user
 
 
+def entries(user, filter_name: str):
+    """The competitor's queryset: the same rows in the same order, for Django's LIMIT/OFFSET paging."""
+    return Entry.objects.filter(user=user, **stream.FILTERS[filter_name]).order_by("-score", "-id")
+
+
 def keyset_page(user, filter_name: str, depth: int) -> float:
     """Time to fetch page `depth` from the cursor a client holds for it (the same rows as OFFSET)."""
     cursor = None
     if depth:
-        score, entry_id = stream.entries(user, filter_name).values_list("score", "id")[depth * stream.PAGE_SIZE - 1]
+        score, entry_id = entries(user, filter_name).values_list("score", "id")[depth * stream.PAGE_SIZE - 1]
         cursor = stream.encode_cursor(score, entry_id)
     return timed(lambda: stream.page(user, filter_name, cursor))
 
 
 def offset_page(user, filter_name: str, depth: int) -> float:
     start = depth * stream.PAGE_SIZE
-    rows = stream.entries(user, filter_name).select_related("story__feed")[start:start + stream.PAGE_SIZE]
+    rows = entries(user, filter_name).select_related("story__feed")[start:start + stream.PAGE_SIZE]
     return timed(lambda: list(rows.all()))
 
 
@@ -95,7 +100,7 @@ def main() -> None:
               f"{time.perf_counter() - started:.1f} s; page size {stream.PAGE_SIZE}; median of 5, ms\n")
         print(f"{'filter':<12} {'page':>6} {'keyset ms':>10} {'OFFSET ms':>10} {'OFFSET/keyset':>14}")
         for filter_name in stream.FILTERS:
-            total = stream.entries(user, filter_name).count()
+            total = entries(user, filter_name).count()
             last = max(0, total // stream.PAGE_SIZE - 1)
             for depth in sorted({0, 10, 100, last // 2, last}):
                 keyset, offset = keyset_page(user, filter_name, depth), offset_page(user, filter_name, depth)

@@ -2,7 +2,7 @@
 
 Django's template language spent 40-65 ms on a page of 40 entries (a node walk per variable, three URL
 reversals and two CSRF tokens per entry); Jinja2 compiles the same markup to Python and renders it in
-about a millisecond. Everything else stays in Django templates.
+about 2.5 ms on the 2-core build machine. Everything else stays in Django templates.
 """
 from __future__ import annotations
 

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from django.db import connection
-from django.db.models import QuerySet
 from django.utils.dateparse import parse_datetime
 
 from .models import Entry, Feed, Rating, Story
@@ -49,13 +48,6 @@ def decode_cursor(cursor: str) -> tuple[float, int]:
         raise BadCursor(f"not a feed cursor: {cursor[:40]!r}") from None
 
 
-def entries(user, filter_name: str) -> QuerySet:
-    """The user's (a User or its id) entries under a filter, best first, as a queryset (admin, benchmarks)."""
-    if filter_name not in FILTERS:
-        raise KeyError(filter_name)
-    return Entry.objects.filter(user=user, **FILTERS[filter_name]).order_by("-score", "-id")
-
-
 @dataclass(slots=True)
 class Item:
     """One story as the feed shows it: the user's entry, the story, its feed's name and the user's rating."""
@@ -75,7 +67,11 @@ class Item:
     extraction_status: str
     feed_id: int
     feed: str
-    percent: int = 0  # the score as the page prints it
+
+    @property
+    def percent(self) -> int:
+        """The score as the page prints it."""
+        return round(self.score * 100)
 
     @classmethod
     def from_row(cls, row) -> Item:
@@ -88,7 +84,7 @@ class Item:
         if published.tzinfo is None:  # SQLite keeps datetimes naive, in UTC
             published = published.replace(tzinfo=timezone.utc)
         return cls(entry_id, story_id, score, bool(recommended), bool(read), bool(saved), reasons, rating, title,
-                   url, author, published, snippet, status, feed_id, feed_title or feed_url, round(score * 100))
+                   url, author, published, snippet, status, feed_id, feed_title or feed_url)
 
 
 _SELECT = f"""
@@ -122,10 +118,6 @@ def _items(user_id: int, filter_name: str, start: tuple[float, int] | None, limi
         return [Item.from_row(row) for row in cursor.fetchall()]
 
 
-def user_id_of(user) -> int:
-    return user if isinstance(user, int) else user.pk
-
-
 @dataclass
 class Page:
     entries: list[Item]
@@ -133,11 +125,10 @@ class Page:
 
 
 def page(user, filter_name: str = DEFAULT_FILTER, cursor: str | None = None, size: int | None = None) -> Page:
-    """One page of the user's (a User or its id) feed, best first."""
-    if filter_name not in FILTERS:
-        raise KeyError(filter_name)
+    """One page of the user's (a User or its id) feed, best first; KeyError for an unknown filter."""
     size = size or PAGE_SIZE
-    rows = _items(user_id_of(user), filter_name, decode_cursor(cursor) if cursor else None, size + 1)
+    user_id = user if isinstance(user, int) else user.pk
+    rows = _items(user_id, filter_name, decode_cursor(cursor) if cursor else None, size + 1)
     shown = rows[:size]
     return Page(shown, encode_cursor(shown[-1].score, shown[-1].entry_id) if len(rows) > size else None)
 

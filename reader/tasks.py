@@ -31,11 +31,12 @@ PAGE_RETRIES = 3
 SCORE_RECHECK = 30
 SCORE_TRIES = 20  # then score what is there (after about 9 minutes): a story is never left unscored
 
+# Database hiccups (a restart, a lock timeout) are worth retrying; everything else is recorded.
+DB_RETRY = dict(autoretry_for=(OperationalError,), retry_backoff=5, retry_jitter=True, max_retries=3)
+
 
 def recheck_in(tries: int) -> int:
     return min(SCORE_RECHECK, 5 * 2 ** tries)
-# Database hiccups (a restart, a lock timeout) are worth retrying; everything else is recorded.
-DB_RETRY = dict(autoretry_for=(OperationalError,), retry_backoff=5, retry_jitter=True, max_retries=3)
 
 
 def claim(feed_id: int, owner: str) -> bool:
