@@ -73,11 +73,19 @@ def schedule_due_feeds() -> int:
 
 @shared_task(bind=True, soft_time_limit=120, time_limit=150, **DB_RETRY)
 def fetch_feed(self, feed_id: int, booking: int | None = None) -> int:
-    if not claim(feed_id, self.request.id or uuid.uuid4().hex):
+    owner = self.request.id or uuid.uuid4().hex
+    # Our own lock still held means this message ran before and its worker died, perhaps after storing the
+    # stories but before queueing their pages (and the feed may now answer 304): queue what is still pending.
+    taken_back = Feed.objects.filter(id=feed_id, locked_by=owner, locked_until__gte=timezone.now()).exists()
+    if not claim(feed_id, owner):
         return 0
     try:
         feed = Feed.objects.get(id=feed_id)
         outcome = feeds.refresh(feed, max_wait=HOST_WAIT, booking=booking)
+        stranded = (list(Story.objects.filter(feed_id=feed_id, extraction_status=Story.Extraction.PENDING)
+                         .exclude(id__in=outcome.new_story_ids).values_list("id", flat=True)) if taken_back else [])
+        # The lock is released only once the pages are queued, so a death in between is seen as above.
+        queue_pages(outcome.new_story_ids + outcome.changed_link_ids + stranded)
     except HostBusy as busy:  # come back at the booked turn
         fetch_feed.apply_async((feed_id, busy.booking), countdown=busy.retry_in)
         return 0
@@ -86,7 +94,6 @@ def fetch_feed(self, feed_id: int, booking: int | None = None) -> int:
         return 0
     finally:
         Feed.objects.filter(id=feed_id).update(locked_until=None, locked_by="")
-    queue_pages(outcome.new_story_ids + outcome.changed_link_ids)
     return len(outcome.new_story_ids)
 
 
