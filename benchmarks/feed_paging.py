@@ -102,7 +102,7 @@ def main() -> None:
         for filter_name in stream.FILTERS:
             total = entries(user, filter_name).count()
             last = max(0, total // stream.PAGE_SIZE - 1)
-            for depth in sorted({0, 10, 100, last // 2, last}):
+            for depth in sorted(d for d in {0, 10, 100, last // 2, last} if d <= last):
                 keyset, offset = keyset_page(user, filter_name, depth), offset_page(user, filter_name, depth)
                 print(f"{filter_name:<12} {depth + 1:>6} {keyset:>10.2f} {offset:>10.2f} {offset / keyset:>13.1f}x")
     finally:
