@@ -74,7 +74,7 @@ def _drop_furniture(node, blocks: dict) -> dict:
 
     Returns the blocks that remain.
     """
-    marked = {el for el in node.iterdescendants() if isinstance(el.tag, str) and furniture_strength(el)}
+    marked = {el for el in node.iterdescendants(etree.Element) if furniture_strength(el)}
     if not marked:
         return blocks
     owners = {el: [a for a in _ancestors_within(el, node) if a in marked] for el in blocks}

@@ -64,23 +64,17 @@ class _Skeleton:
     """The part of the page that holds text: every block and its ancestors, with their
     parents and depths, so values are carried up in one bottom-up sweep."""
 
-    def __init__(self, elements):
+    def __init__(self, elements, places: dict):
+        """``places``: element -> (holder, linked, parent, depth) for every element and
+        its ancestors, as ``text_blocks`` fills it."""
         parent: dict = {}
-        depth: dict = {}
         for el in elements:
-            chain = []
             node = el
             while node is not None and node not in parent:
-                chain.append(node)
-                node = node.getparent()
-            level = depth[node] if node is not None else 0
-            for i, member in enumerate(chain):
-                parent[member] = chain[i + 1] if i + 1 < len(chain) else node
-            for member in reversed(chain):
-                level += 1
-                depth[member] = level
+                up = parent[node] = places[node][2]
+                node = up
         self.parent = parent
-        self.top_down = sorted(parent, key=depth.__getitem__)
+        self.top_down = sorted(parent, key=lambda node: places[node][3])
         # Wrappers with a single child add no distance when values decay going up. Only
         # elements with a member below them are asked, and counting children is dear.
         uppers = set(parent.values())
@@ -123,10 +117,11 @@ class Scores:
     ``biggest`` (the largest clump below each element) and furniture strengths."""
 
     def __init__(self, doc):
-        self.blocks = blocks = text_blocks(doc)
+        places: dict = {}
+        self.blocks = blocks = text_blocks(doc, places)
         if not blocks:
             raise ExtractionError("no text found")
-        self.skeleton = skeleton = _Skeleton(blocks)
+        self.skeleton = skeleton = _Skeleton(blocks, places)
         self.furniture: dict = {}
         values = {el: block_value(block) for el, block in blocks.items()}
         self._discount_furniture(values, blocks)

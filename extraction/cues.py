@@ -67,8 +67,14 @@ NOT_FURNITURE, WEAK, STRONG = 0, 1, 2
 def furniture_strength(el) -> int:
     """How surely the tag or name marks page furniture rather than story."""
     tag = el.tag
+    if tag in STRONG_TAGS:
+        return STRONG
+    # Most story elements carry no attribute at all; listing the names is cheaper than
+    # asking for each of the four below.
+    if tag not in WEAK_TAGS and not el.keys():
+        return NOT_FURNITURE
     get = el.get
-    if tag in STRONG_TAGS or get("aria-hidden") == "true":
+    if get("aria-hidden") == "true":
         return STRONG
     if tag == "blockquote":
         # Embedded posts ("twitter-tweet", "instagram-media") are quoted story material.

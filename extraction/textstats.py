@@ -32,48 +32,48 @@ class Block:
         return self.link_chars / self.chars if self.chars else 0.0
 
 
-def _holder(el, root):
-    """The block element for text inside ``el``: the nearest non-inline ancestor."""
-    node = el
-    while node.tag in INLINE_TAGS and node is not root:
-        parent = node.getparent()
-        if parent is None:
-            break
-        node = parent
-    return node
+def _place(el, root, places: dict) -> tuple:
+    """(holder, linked, parent, depth) of ``el``, filling ``places`` for it and every
+    ancestor not yet there, so each element is asked for its parent once.
 
-
-def _in_link(el, cache: dict) -> bool:
-    """Whether ``el`` or an ancestor (even above the root being read) is an ``<a>``.
-    Links can wrap whole blocks (teaser cards: <a><div>summary</div></a>)."""
+    The holder is the block element for text inside ``el``: the nearest ancestor (or
+    ``el``) that is not inline, ``root`` at the highest. Linked: ``el`` or an ancestor,
+    even above ``root``, is an ``<a>``; links can wrap whole blocks (teaser cards:
+    <a><div>summary</div></a>). Depth counts from the top of the page, which is 1.
+    """
     chain = []
     node = el
-    linked = False
     while node is not None:
-        known = cache.get(node)
+        known = places.get(node)
         if known is not None:
-            linked = known
+            holder, linked, _, depth = known
             break
         chain.append(node)
-        if node.tag == "a":
-            linked = True
-            break
         node = node.getparent()
-    for member in chain:
-        cache[member] = linked
-    return linked
+    else:
+        holder, linked, depth = None, False, 0
+    for member in reversed(chain):
+        depth += 1
+        tag = member.tag
+        linked = linked or tag == "a"
+        if tag not in INLINE_TAGS or member is root or node is None:
+            holder = member
+        places[member] = (holder, linked, node, depth)
+        node = member
+    return places[el]
 
 
-def text_blocks(root) -> dict[object, Block]:
+def text_blocks(root, places: dict | None = None) -> dict[object, Block]:
     """Block element -> its text statistics.
 
     Blocks enter the dict as their first plain (unlinked) text is met in page order,
     then blocks holding only link text, in page order: callers break ties by that order.
+    ``places``, when given, is filled with element -> (holder, linked, parent, depth)
+    for the elements holding text and all their ancestors (see ``_place``).
     """
     blocks: dict[object, Block] = {}
-    # Element holding text -> (its block element, whether it sits inside a link).
-    places: dict = {}
-    links: dict = {}
+    if places is None:
+        places = {}
     place_of = places.get
     block_of = blocks.get
     linked_text = []
@@ -87,8 +87,8 @@ def text_blocks(root) -> dict[object, Block]:
         if place is None:
             if not isinstance(el.tag, str):
                 continue
-            place = places[el] = (_holder(el, root), _in_link(el, links))
-        holder, linked = place
+            place = _place(el, root, places)
+        holder, linked = place[0], place[1]
         text = text.strip()
         # UTF-8 length: a CJK character (3 bytes) carries about a word, so pages in
         # those scripts are not mistaken for short labels.
