@@ -102,6 +102,18 @@ class _Skeleton:
                 best[up] = value
         return best
 
+    def holding(self, own: dict, least: float) -> set:
+        """Elements with a value of at least ``least`` at or below them: those whose
+        ``maxima`` reach ``least``, found by walking up from the few that do."""
+        found: set = set()
+        parent = self.parent
+        for node, value in own.items():
+            if value >= least:
+                while node is not None and node not in found:
+                    found.add(node)
+                    node = parent[node]
+        return found
+
     def inside(self, test) -> set:
         """Elements that pass ``test`` or sit below one that does."""
         flagged: set = set()
@@ -151,23 +163,27 @@ class Scores:
         prose = self.skeleton.sums(pooled)
         cues = {n: cue for n in self.skeleton.top_down
                 if (n in positive or n in prose) and n.tag not in ("body", "html") and (cue := self._strength(n))}
+        discounted = False
         for strength, share in ((STRONG, STRONG_WRAPPER_SHARE), (WEAK, WEAK_WRAPPER_SHARE)):
             cued = [n for n, cue in cues.items() if cue == strength]
             if not cued:
                 continue
-            holds = self.skeleton.maxima(pooled)
+            if discounted:
+                # The next cue's wrapper test weighs the prose that is left.
+                pooled = _pool({el: value for el, value in values.items() if value > 0}, self.skeleton.parent)
             top_clump = max(pooled.values(), default=0.0)
             page_prose = sum(pooled.values())
-            roots = {n for n in cued
-                     if not (prose.get(n, 0.0) >= share * page_prose and holds.get(n, 0.0) >= top_clump)}
+            large = {n for n in cued if prose.get(n, 0.0) >= share * page_prose}
+            # Only the few large ones are asked whether they hold the largest clump.
+            wrappers = large if top_clump <= 0 else large & self.skeleton.holding(pooled, top_clump)
+            roots = {n for n in cued if n not in wrappers}
             if not roots:
                 continue
             flagged = self.skeleton.inside(roots.__contains__)
             for el, value in values.items():
                 if value > 0 and el in flagged:
                     values[el] = 0.0
-            # The next cue's wrapper test weighs the prose that is left.
-            pooled = _pool({el: value for el, value in values.items() if value > 0}, self.skeleton.parent)
+            discounted = True
 
     def best(self):
         """The top-scoring element, narrowed to the child that holds its largest clump
