@@ -119,7 +119,7 @@ class _Skeleton:
         flagged: set = set()
         parent = self.parent
         for node in self.top_down:
-            if parent[node] in flagged or (node.tag not in ("body", "html") and test(node)):
+            if parent[node] in flagged or (test(node) and node.tag not in ("body", "html")):
                 flagged.add(node)
         return flagged
 
@@ -161,8 +161,12 @@ class Scores:
         positive = {el: value for el, value in values.items() if value > 0}
         pooled = _pool(positive, self.skeleton.parent)
         prose = self.skeleton.sums(pooled)
-        cues = {n: cue for n in self.skeleton.top_down
-                if (n in positive or n in prose) and n.tag not in ("body", "html") and (cue := self._strength(n))}
+        cues = {}
+        for n in self.skeleton.top_down:
+            if (n in positive or n in prose) and n.tag not in ("body", "html"):
+                cue = self.furniture[n] = furniture_strength(n)
+                if cue:
+                    cues[n] = cue
         discounted = False
         for strength, share in ((STRONG, STRONG_WRAPPER_SHARE), (WEAK, WEAK_WRAPPER_SHARE)):
             cued = [n for n, cue in cues.items() if cue == strength]

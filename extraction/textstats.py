@@ -36,16 +36,17 @@ class Block:
 
 
 def _place(el, root, places: dict) -> tuple:
-    """(holder, linked, parent, depth) of ``el``, filling ``places`` for it and every
-    ancestor not yet there, so each element is asked for its parent once.
+    """(holder, linked, parent, depth) of ``el``, which is not in ``places`` yet, filling
+    ``places`` for it and every ancestor not there, so each element is asked for its
+    parent once.
 
     The holder is the block element for text inside ``el``: the nearest ancestor (or
     ``el``) that is not inline, ``root`` at the highest. Linked: ``el`` or an ancestor,
     even above ``root``, is an ``<a>``; links can wrap whole blocks (teaser cards:
     <a><div>summary</div></a>). Depth counts from the top of the page, which is 1.
     """
-    chain = []
-    node = el
+    chain = [el]
+    node = el.getparent()
     while node is not None:
         known = places.get(node)
         if known is not None:
