@@ -75,12 +75,12 @@ def text_blocks(root, places: dict | None = None) -> dict[object, Block]:
     ``places``, when given, is filled with element -> (holder, linked, parent, depth)
     for the elements holding text and all their ancestors (see ``_place``).
     """
-    blocks: dict[object, Block] = {}
     if places is None:
         places = {}
     place_of = places.get
-    block_of = blocks.get
-    linked_text = []
+    # Sizes per holder, plain and linked text apart; the Blocks are made at the end.
+    plain: dict = {}
+    linked: dict = {}
     for text in _TEXT(root):
         el = text.getparent()
         if text.is_tail:
@@ -92,22 +92,18 @@ def text_blocks(root, places: dict | None = None) -> dict[object, Block]:
             if not isinstance(el.tag, str):
                 continue
             place = _place(el, root, places)
-        holder, linked = place[0], place[1]
+        holder = place[0]
+        sizes = linked if place[1] else plain
         text = text.strip()
         # UTF-8 length: a CJK character (3 bytes) carries about a word, so pages in
         # those scripts are not mistaken for short labels.
-        size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
-        if linked:
-            linked_text.append((holder, size))
-            continue
-        block = block_of(holder)
-        if block is None:
-            block = blocks[holder] = Block(holder)
-        block.chars += size
-    for holder, size in linked_text:
-        block = block_of(holder)
-        if block is None:
-            block = blocks[holder] = Block(holder)
-        block.chars += size
-        block.link_chars += size
+        sizes[holder] = sizes.get(holder, 0) + (len(text) if text.isascii()
+                                                else len(text.encode("utf-8", "surrogatepass")))
+    blocks: dict[object, Block] = {}
+    for holder, chars in plain.items():
+        link_chars = linked.get(holder, 0)
+        blocks[holder] = Block(holder, chars + link_chars, link_chars)
+    for holder, link_chars in linked.items():
+        if holder not in plain:
+            blocks[holder] = Block(holder, link_chars, link_chars)
     return blocks
