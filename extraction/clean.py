@@ -11,7 +11,7 @@ from lxml import etree
 
 from .cues import furniture_strength
 from .render import INVISIBLE_TAGS
-from .textstats import INLINE_TAGS, text_blocks
+from .textstats import INLINE_TAGS, string_value, text_blocks
 
 FORM_TAGS = ("form", "button", "input", "select", "textarea", "label", "fieldset", "dialog")
 HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
@@ -54,13 +54,13 @@ def _remove(el) -> None:
 
 # One pass over the attributes that can hide an element; the style test runs in Python
 # because XPath string functions over every element cost more than the whole scan.
-_HIDING_ATTRIBUTES = "descendant::*/@style | descendant::*/@hidden"
+_HIDING_ATTRIBUTES = etree.XPath("descendant::*/@style | descendant::*/@hidden")
 _HIDING_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 
 
 def drop_hidden(node) -> None:
     """Remove what a browser would not show."""
-    hidden = [value.getparent() for value in node.xpath(_HIDING_ATTRIBUTES)
+    hidden = [value.getparent() for value in _HIDING_ATTRIBUTES(node)
               if value.attrname == "hidden" or _HIDING_STYLE.search(value)]
     for el in hidden:
         _remove(el)
@@ -74,15 +74,26 @@ def _drop_furniture(node, blocks: dict) -> dict:
 
     Returns the blocks that remain.
     """
-    marked = {el for el in node.iterdescendants() if isinstance(el.tag, str) and furniture_strength(el)}
+    marked = {el for el in node.iterdescendants(etree.Element) if furniture_strength(el)}
     if not marked:
         return blocks
-    owners = {el: [a for a in _ancestors_within(el, node) if a in marked] for el in blocks}
     removed = marked - set(_ancestors_within(_largest_clump(blocks), node))
+    if not removed:
+        return blocks
     for el in removed:
         if el.getparent() is not None:
             _remove(el)
-    return {el: block for el, block in blocks.items() if not removed.intersection(owners[el])}
+    # A block that was removed, or sits in a removed element, no longer reaches ``node``.
+    return {el: block for el, block in blocks.items() if _reaches(el, node)}
+
+
+def _reaches(el, node) -> bool:
+    """Whether ``node`` is ``el`` or one of its ancestors."""
+    while el is not None:
+        if el is node:
+            return True
+        el = el.getparent()
+    return False
 
 
 def _largest_clump(blocks: dict):
@@ -119,7 +130,7 @@ def _drop_link_lists(blocks: dict) -> None:
             for el in linked:
                 _remove(el)
             # A list emptied of its link items goes too.
-            if parent.tag in ("ul", "ol") and not parent.xpath("string()").strip():
+            if parent.tag in ("ul", "ol") and not string_value(parent).strip():
                 _remove(parent)
 
 
@@ -131,7 +142,7 @@ def _is_leaf_block(el) -> bool:
 def _drop_title_heading(node, title: str) -> None:
     wanted = _WORDS.findall(title.lower())
     for el in node.iter(*HEADING_TAGS[:2]):
-        words = _WORDS.findall(el.xpath("string()").lower())
+        words = _WORDS.findall(string_value(el).lower())
         if words and (words == wanted or (len(words) >= 3 and _is_sub(words, wanted))):
             _remove(el)
             return

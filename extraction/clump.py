@@ -64,23 +64,17 @@ class _Skeleton:
     """The part of the page that holds text: every block and its ancestors, with their
     parents and depths, so values are carried up in one bottom-up sweep."""
 
-    def __init__(self, elements):
+    def __init__(self, elements, places: dict):
+        """``places``: element -> (holder, linked, parent, depth) for every element and
+        its ancestors, as ``text_blocks`` fills it."""
         parent: dict = {}
-        depth: dict = {}
         for el in elements:
-            chain = []
             node = el
             while node is not None and node not in parent:
-                chain.append(node)
-                node = node.getparent()
-            level = depth[node] if node is not None else 0
-            for i, member in enumerate(chain):
-                parent[member] = chain[i + 1] if i + 1 < len(chain) else node
-            for member in reversed(chain):
-                level += 1
-                depth[member] = level
+                up = parent[node] = places[node][2]
+                node = up
         self.parent = parent
-        self.top_down = sorted(parent, key=depth.__getitem__)
+        self.top_down = sorted(parent, key=lambda node: places[node][3])
         # Wrappers with a single child add no distance when values decay going up. Only
         # elements with a member below them are asked, and counting children is dear.
         uppers = set(parent.values())
@@ -108,12 +102,24 @@ class _Skeleton:
                 best[up] = value
         return best
 
+    def holding(self, own: dict, least: float) -> set:
+        """Elements with a value of at least ``least`` at or below them: those whose
+        ``maxima`` reach ``least``, found by walking up from the few that do."""
+        found: set = set()
+        parent = self.parent
+        for node, value in own.items():
+            if value >= least:
+                while node is not None and node not in found:
+                    found.add(node)
+                    node = parent[node]
+        return found
+
     def inside(self, test) -> set:
         """Elements that pass ``test`` or sit below one that does."""
         flagged: set = set()
         parent = self.parent
         for node in self.top_down:
-            if parent[node] in flagged or (node.tag not in ("body", "html") and test(node)):
+            if parent[node] in flagged or (test(node) and node.tag not in ("body", "html")):
                 flagged.add(node)
         return flagged
 
@@ -123,10 +129,11 @@ class Scores:
     ``biggest`` (the largest clump below each element) and furniture strengths."""
 
     def __init__(self, doc):
-        self.blocks = blocks = text_blocks(doc)
+        places: dict = {}
+        self.blocks = blocks = text_blocks(doc, places)
         if not blocks:
             raise ExtractionError("no text found")
-        self.skeleton = skeleton = _Skeleton(blocks)
+        self.skeleton = skeleton = _Skeleton(blocks, places)
         self.furniture: dict = {}
         values = {el: block_value(block) for el, block in blocks.items()}
         self._discount_furniture(values, blocks)
@@ -154,25 +161,33 @@ class Scores:
         positive = {el: value for el, value in values.items() if value > 0}
         pooled = _pool(positive, self.skeleton.parent)
         prose = self.skeleton.sums(pooled)
-        cues = {n: cue for n in self.skeleton.top_down
-                if (n in positive or n in prose) and n.tag not in ("body", "html") and (cue := self._strength(n))}
+        cues = {}
+        for n in self.skeleton.top_down:
+            if (n in positive or n in prose) and n.tag not in ("body", "html"):
+                cue = self.furniture[n] = furniture_strength(n)
+                if cue:
+                    cues[n] = cue
+        discounted = False
         for strength, share in ((STRONG, STRONG_WRAPPER_SHARE), (WEAK, WEAK_WRAPPER_SHARE)):
             cued = [n for n, cue in cues.items() if cue == strength]
             if not cued:
                 continue
-            holds = self.skeleton.maxima(pooled)
+            if discounted:
+                # The next cue's wrapper test weighs the prose that is left.
+                pooled = _pool({el: value for el, value in values.items() if value > 0}, self.skeleton.parent)
             top_clump = max(pooled.values(), default=0.0)
             page_prose = sum(pooled.values())
-            roots = {n for n in cued
-                     if not (prose.get(n, 0.0) >= share * page_prose and holds.get(n, 0.0) >= top_clump)}
+            large = {n for n in cued if prose.get(n, 0.0) >= share * page_prose}
+            # Only the few large ones are asked whether they hold the largest clump.
+            wrappers = large if top_clump <= 0 else large & self.skeleton.holding(pooled, top_clump)
+            roots = {n for n in cued if n not in wrappers}
             if not roots:
                 continue
             flagged = self.skeleton.inside(roots.__contains__)
             for el, value in values.items():
                 if value > 0 and el in flagged:
                     values[el] = 0.0
-            # The next cue's wrapper test weighs the prose that is left.
-            pooled = _pool({el: value for el, value in values.items() if value > 0}, self.skeleton.parent)
+            discounted = True
 
     def best(self):
         """The top-scoring element, narrowed to the child that holds its largest clump

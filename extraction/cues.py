@@ -62,13 +62,20 @@ def _words(class_name: str | None, element_id: str | None, role: str | None) -> 
 
 
 NOT_FURNITURE, WEAK, STRONG = 0, 1, 2
+_CUE_ATTRIBUTES = frozenset(("aria-hidden", "class", "id", "role"))
 
 
 def furniture_strength(el) -> int:
     """How surely the tag or name marks page furniture rather than story."""
     tag = el.tag
+    if tag in STRONG_TAGS:
+        return STRONG
+    # Most story elements carry none of the four attributes read below (a plain <p>, an
+    # <a href>); listing the names is cheaper than asking for each of the four.
+    if tag not in WEAK_TAGS and _CUE_ATTRIBUTES.isdisjoint(el.keys()):
+        return NOT_FURNITURE
     get = el.get
-    if tag in STRONG_TAGS or get("aria-hidden") == "true":
+    if get("aria-hidden") == "true":
         return STRONG
     if tag == "blockquote":
         # Embedded posts ("twitter-tweet", "instagram-media") are quoted story material.

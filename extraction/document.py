@@ -69,7 +69,7 @@ _XML_DECLARATION = re.compile(r"\s*<\?xml[^>]*\?>")
 _LOCAL = threading.local()
 # What an lxml element refuses to hold as text: C0 controls but tab and line breaks,
 # lone surrogates and the two non-characters U+FFFE, U+FFFF (UTF-8 bytes EF BF BE/BF).
-_CONTROL_BYTES = bytes([*range(0, 9), 11, 12, *range(14, 32)])
+_CONTROL_BYTES = tuple(bytes([byte]) for byte in (*range(0, 9), 11, 12, *range(14, 32)))
 _NONCHARACTERS = ("\ufffe", "\uffff")
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 # Character references ("&#12;") put the same characters back while parsing.
@@ -88,7 +88,8 @@ def _xml_safe(data: bytes, text: str | None) -> bool:
     """No byte lxml would refuse as text; ``text`` is ``data`` decoded, when at hand.
     (Searching bytes for a three-byte sequence costs more than decoding them and
     searching the text for one character.)"""
-    if len(data.translate(None, _CONTROL_BYTES)) != len(data):
+    # One memchr per control byte reads faster than one translate over the page.
+    if any(map(data.__contains__, _CONTROL_BYTES)):
         return False
     if data.isascii():
         return True

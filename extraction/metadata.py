@@ -9,6 +9,10 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
+from lxml import etree
+
+from .textstats import string_value
+
 
 @dataclass
 class Metadata:
@@ -89,7 +93,7 @@ def title_of(sources: dict[str, list], tags: dict[str, str]) -> str:
         return " ".join(found.split())
     for tag in ("h1", "title"):
         for el in sources[tag]:
-            text = " ".join(el.xpath("string()").split())
+            text = " ".join(string_value(el).split())
             if text:
                 return text
     return ""
@@ -97,7 +101,7 @@ def title_of(sources: dict[str, list], tags: dict[str, str]) -> str:
 
 # The first element marked as the author's; scanning attributes rather than elements
 # halves the cost of this full-page query.
-_AUTHOR_MARKUP = "string((//@rel[.='author'] | //@itemprop[.='author'])[1]/..)"
+_AUTHOR_MARKUP = etree.XPath("string((//@rel[.='author'] | //@itemprop[.='author'])[1]/..)")
 
 
 def read_metadata(doc) -> Metadata:
@@ -115,7 +119,7 @@ def read_metadata(doc) -> Metadata:
 
     author = _first(tags, "author", "article:author", "byl") or ld_value("author")
     if author is None:
-        rel = doc.xpath(_AUTHOR_MARKUP).strip()
+        rel = _AUTHOR_MARKUP(doc).strip()
         author = " ".join(rel.split()) or None
     if author and re.match(r"https?://", author):
         author = None

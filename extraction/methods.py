@@ -12,6 +12,7 @@ rid of invisible and hidden elements, or None; cleaning then need not read them 
 """
 from __future__ import annotations
 
+from functools import cache
 from importlib import import_module
 
 METHODS: dict[str, str] = {
@@ -38,8 +39,10 @@ def get_method(name: str):
     return getattr(import_module(module), func)
 
 
+@cache
 def get_method_with_blocks(name: str):
-    """The method as ``doc -> (element, blocks or None)``."""
+    """The method as ``doc -> (element, blocks or None)``. Cached: the pipeline asks
+    for every page, and resolving the module costs a few import-system calls."""
     find_article = get_method(name)
     module, _, func = METHODS[name].partition(":")
     with_blocks = getattr(import_module(module), "find_article_and_blocks", None)

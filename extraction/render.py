@@ -41,8 +41,11 @@ def element_text(root) -> str:
     """
     parts: list[str] = []
     skip_depth = pre_depth = 0
+    # Each read of .text or .tail builds a new string, so each is read once.
     for event, el in etree.iterwalk(root, events=("start", "end")):
-        tag = el.tag if isinstance(el.tag, str) else None
+        tag = el.tag
+        if not isinstance(tag, str):
+            tag = None
         if event == "start":
             if skip_depth or tag is None or tag in INVISIBLE_TAGS:
                 skip_depth += 1
@@ -52,8 +55,9 @@ def element_text(root) -> str:
             elif tag in CELL_TAGS:
                 parts.append(" ")
             pre_depth += tag == "pre"
-            if el.text:
-                parts.append(_keep_layout(el.text) if pre_depth else el.text)
+            text = el.text
+            if text:
+                parts.append(_keep_layout(text) if pre_depth else text)
         else:
             if skip_depth:
                 skip_depth -= 1
@@ -63,8 +67,10 @@ def element_text(root) -> str:
                     parts.append("\n\n")
                 elif tag in CELL_TAGS:
                     parts.append(" ")
-            if el is not root and el.tail and not skip_depth:
-                parts.append(_keep_layout(el.tail) if pre_depth else el.tail)
+            if el is not root and not skip_depth:
+                tail = el.tail
+                if tail:
+                    parts.append(_keep_layout(tail) if pre_depth else tail)
     return join_paragraphs("".join(parts))
 
 

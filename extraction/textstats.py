@@ -19,6 +19,9 @@ INLINE_TAGS = frozenset("""
 PARAGRAPH_CHARS = 80
 # Whitespace-only text nodes never matter; filtering them in XPath keeps the loop short.
 _TEXT = etree.XPath("descendant-or-self::text()[normalize-space()]")
+# All the text of an element, as ``el.xpath("string()")`` reads it but compiled once:
+# compiling costs about ten times what evaluating does.
+string_value = etree.XPath("string()")
 
 
 @dataclass(slots=True)
@@ -32,51 +35,52 @@ class Block:
         return self.link_chars / self.chars if self.chars else 0.0
 
 
-def _holder(el, root):
-    """The block element for text inside ``el``: the nearest non-inline ancestor."""
-    node = el
-    while node.tag in INLINE_TAGS and node is not root:
-        parent = node.getparent()
-        if parent is None:
-            break
-        node = parent
-    return node
+def _place(el, root, places: dict) -> tuple:
+    """(holder, linked, parent, depth) of ``el``, which is not in ``places`` yet, filling
+    ``places`` for it and every ancestor not there, so each element is asked for its
+    parent once.
 
-
-def _in_link(el, cache: dict) -> bool:
-    """Whether ``el`` or an ancestor (even above the root being read) is an ``<a>``.
-    Links can wrap whole blocks (teaser cards: <a><div>summary</div></a>)."""
-    chain = []
-    node = el
-    linked = False
+    The holder is the block element for text inside ``el``: the nearest ancestor (or
+    ``el``) that is not inline, ``root`` at the highest. Linked: ``el`` or an ancestor,
+    even above ``root``, is an ``<a>``; links can wrap whole blocks (teaser cards:
+    <a><div>summary</div></a>). Depth counts from the top of the page, which is 1.
+    """
+    chain = [el]
+    node = el.getparent()
     while node is not None:
-        known = cache.get(node)
+        known = places.get(node)
         if known is not None:
-            linked = known
+            holder, linked, _, depth = known
             break
         chain.append(node)
-        if node.tag == "a":
-            linked = True
-            break
         node = node.getparent()
-    for member in chain:
-        cache[member] = linked
-    return linked
+    else:
+        holder, linked, depth = None, False, 0
+    for member in reversed(chain):
+        depth += 1
+        tag = member.tag
+        linked = linked or tag == "a"
+        if tag not in INLINE_TAGS or member is root or node is None:
+            holder = member
+        places[member] = (holder, linked, node, depth)
+        node = member
+    return places[el]
 
 
-def text_blocks(root) -> dict[object, Block]:
+def text_blocks(root, places: dict | None = None) -> dict[object, Block]:
     """Block element -> its text statistics.
 
     Blocks enter the dict as their first plain (unlinked) text is met in page order,
     then blocks holding only link text, in page order: callers break ties by that order.
+    ``places``, when given, is filled with element -> (holder, linked, parent, depth)
+    for the elements holding text and all their ancestors (see ``_place``).
     """
-    blocks: dict[object, Block] = {}
-    # Element holding text -> (its block element, whether it sits inside a link).
-    places: dict = {}
-    links: dict = {}
+    if places is None:
+        places = {}
     place_of = places.get
-    block_of = blocks.get
-    linked_text = []
+    # Sizes per holder, plain and linked text apart; the Blocks are made at the end.
+    plain: dict = {}
+    linked: dict = {}
     for text in _TEXT(root):
         el = text.getparent()
         if text.is_tail:
@@ -87,23 +91,19 @@ def text_blocks(root) -> dict[object, Block]:
         if place is None:
             if not isinstance(el.tag, str):
                 continue
-            place = places[el] = (_holder(el, root), _in_link(el, links))
-        holder, linked = place
+            place = _place(el, root, places)
+        holder = place[0]
+        sizes = linked if place[1] else plain
         text = text.strip()
         # UTF-8 length: a CJK character (3 bytes) carries about a word, so pages in
         # those scripts are not mistaken for short labels.
-        size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
-        if linked:
-            linked_text.append((holder, size))
-            continue
-        block = block_of(holder)
-        if block is None:
-            block = blocks[holder] = Block(holder)
-        block.chars += size
-    for holder, size in linked_text:
-        block = block_of(holder)
-        if block is None:
-            block = blocks[holder] = Block(holder)
-        block.chars += size
-        block.link_chars += size
+        sizes[holder] = sizes.get(holder, 0) + (len(text) if text.isascii()
+                                                else len(text.encode("utf-8", "surrogatepass")))
+    blocks: dict[object, Block] = {}
+    for holder, chars in plain.items():
+        link_chars = linked.get(holder, 0)
+        blocks[holder] = Block(holder, chars + link_chars, link_chars)
+    for holder, link_chars in linked.items():
+        if holder not in plain:
+            blocks[holder] = Block(holder, link_chars, link_chars)
     return blocks
