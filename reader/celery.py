@@ -18,7 +18,6 @@ app.conf.update(
         "reader.tasks.fetch_story_page": {"queue": "pages"},
         "reader.tasks.retrain_user": {"queue": "ranking"},
         "reader.tasks.score_stories": {"queue": "ranking"},
-        "reader.tasks.score_when_extracted": {"queue": "ranking"},
     },
     # A message is acknowledged after its task ran, and re-delivered if the worker died: tasks are idempotent.
     task_acks_late=True,
