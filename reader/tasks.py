@@ -124,9 +124,8 @@ def fetch_story_page(story_id: int, attempt: int = 0, booking: int | None = None
 
 
 def extract_page(story_id: int, attempt: int, booking: int | None, batch: str) -> str:
-    try:
-        story = Story.objects.select_related("feed").only(*articles.NEEDED_FIELDS).get(id=story_id)
-    except Story.DoesNotExist:
+    story = articles.load(story_id)
+    if story is None:
         return "gone"
     if story.extraction_status == Story.Extraction.DONE:
         return "done"  # a redelivered message
