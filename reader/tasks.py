@@ -97,7 +97,9 @@ def queue_pages(story_ids: list[int]) -> None:
     gate, by_host, batch = politeness.gate(), {}, batches().open(sorted(story_ids))
     for story_id, url in Story.objects.filter(id__in=story_ids).order_by("id").values_list("id", "url"):
         by_host.setdefault(politeness.host_of(url), []).append(story_id)
-    # One broker round trip for the lot (a Redis pipeline), instead of one per message.
+    # One broker round trip for the lot (a Redis pipeline), instead of one per message. Inside it a publish only
+    # appends to the pipeline: nothing to retry, and nothing to declare (the default exchange puts a message
+    # straight on its queue's list), so kombu's retry wrapper and declaration, a third of a publish's CPU, are skipped.
     with fetch_story_page.app.producer_or_acquire() as producer, producer.batch():
         for host, ids in by_host.items():
             if gate.exempted(host):
@@ -105,7 +107,8 @@ def queue_pages(story_ids: list[int]) -> None:
             else:
                 turns = gate.bookings(host, len(ids))
             for story_id, (booking, wait) in zip(ids, turns):
-                fetch_story_page.apply_async((story_id, 0, booking, batch), countdown=wait or None, producer=producer)
+                fetch_story_page.apply_async((story_id, 0, booking, batch), countdown=wait or None, producer=producer,
+                                             retry=False, declare=[])
 
 
 @shared_task(soft_time_limit=60, time_limit=90, **DB_RETRY)
