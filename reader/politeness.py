@@ -188,11 +188,16 @@ class FileGate(Gate):
             state["leases"].pop(token, None)
 
 
+def shared_redis_url() -> str:
+    """The Redis every worker shares (REDIS_URL, else a Redis broker); empty on the embedded default."""
+    broker = settings.CELERY_BROKER_URL
+    return settings.REDIS_URL or (broker if broker.startswith(("redis://", "rediss://")) else "")
+
+
 @lru_cache(maxsize=1)
 def gate() -> Gate:
     limits = (settings.POLITE_MAX_CONNECTIONS, settings.POLITE_MIN_DELAY, frozenset(settings.POLITE_EXEMPT_HOSTS))
-    broker = settings.CELERY_BROKER_URL
-    redis_url = settings.REDIS_URL or (broker if broker.startswith(("redis://", "rediss://")) else "")
+    redis_url = shared_redis_url()
     if redis_url:
         return RedisGate(redis_url, *limits)
     return FileGate(settings.VAR_DIR / "politeness", *limits)

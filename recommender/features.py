@@ -11,6 +11,7 @@ import re
 import zlib
 from collections import Counter
 from dataclasses import dataclass
+from itertools import islice
 
 import numpy as np
 from scipy import sparse
@@ -42,7 +43,8 @@ _WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|['’-](?=[^\W\d_]))*")
 # Capitalised words not opening a sentence, runs of them kept whole ("West German"): the people,
 # companies and places a story is about, which readers have tastes for.
 _CAP = r"(?:[^\W\d_a-z][^\W\d_A-Z]+|[^\W\d_a-z]{2,6}\b)"
-_NAME = re.compile(rf"(?<![.!?:]\s)(?<![.!?:]\s\s)(?<!^)\b{_CAP}(?:\s{_CAP})*")
+# The cheap tests first (a word start, a capital): the look-behinds then run at a few positions, not every one.
+_NAME = re.compile(rf"\b(?=[^\W\d_a-z])(?<![.!?:]\s)(?<![.!?:]\s\s)(?<!^){_CAP}(?:\s{_CAP})*")
 _STOP = frozenset(ENGLISH_STOP_WORDS) | {"said", "says", "say", "new", "year", "also", "would"}
 
 
@@ -50,9 +52,11 @@ class FeatureError(ValueError):
     """Stored features that cannot be read back (corrupt JSON or another FEATURE_VERSION)."""
 
 
-def words(text: str) -> list[str]:
-    """Lower-cased word tokens without stop words; works for any script that separates words."""
-    return [w for w in _WORD.findall((text or "").lower()) if len(w) > 1 and w not in _STOP]
+def words(text: str, limit: int | None = None) -> list[str]:
+    """Lower-cased word tokens without stop words (the first limit of them); works for any script that
+    separates words. Tokens are read lazily, so a long text costs only as much as its first limit words."""
+    tokens = (m.group() for m in _WORD.finditer((text or "").lower()))
+    return list(islice((w for w in tokens if len(w) > 1 and w not in _STOP), limit))
 
 
 def names(text: str) -> list[str]:
@@ -143,7 +147,7 @@ def featurize(story: Story) -> StoryFeatures:
     feed = "" if story.feed is None else str(story.feed)
     entries = []
     entries += _group("title", Counter(words(story.title)))
-    entries += _group("word", Counter(words(story.text)[:MAX_TEXT_WORDS]))
+    entries += _group("word", Counter(words(story.text, MAX_TEXT_WORDS)))
     entries += _group("name", Counter(names(story.text)))
     entries += _group("tag", Counter({t.strip().lower(): 1 for t in story.tags if t.strip()}))
     entries += _group("feed", Counter({feed: 1} if feed else {}))

@@ -1,52 +1,85 @@
-"""New stories are scored in one batch per feed fetch, once their pages are extracted, and never left out."""
+"""New stories are scored in one batch per feed fetch, the moment the last of their pages is done."""
+import os
+
 import pytest
+from django.db import OperationalError
 
 from reader import ranking, tasks
+from reader.batches import FileBatches, RedisBatches
 from reader.models import Entry, Feed, Story, TasteModel
 from ui_factories import make_feed, make_story, make_user
 
 pytestmark = pytest.mark.django_db
 
 
+def redis_batches(tmp_path):
+    return RedisBatches(os.environ["REDIS_URL"])
+
+
+def file_batches(tmp_path):
+    return FileBatches(tmp_path / "batches")
+
+
+# As for politeness: the Redis tracker where there is a Redis (the PostgreSQL + Redis suite), files everywhere.
+TRACKERS = [pytest.param(file_batches, id="file")] + (
+    [pytest.param(redis_batches, id="redis")] if os.environ.get("REDIS_URL") else [])
+
+
+@pytest.mark.parametrize("make", TRACKERS)
+def test_the_last_page_of_a_batch_hands_over_its_ids_once_closed(make, tmp_path):
+    tracker = make(tmp_path)
+    batch = tracker.open([3, 1, 2])
+    assert tracker.finish(batch, 1) is None
+    assert tracker.finish(batch, 1) is None  # a redelivered page of a batch still waiting
+    assert tracker.finish(batch, 3) is None
+    assert tracker.finish(batch, 2) == [3, 1, 2]
+    # A worker killed before closing: its redelivered message gets the ids again.
+    assert tracker.finish(batch, 2) == [3, 1, 2]
+    tracker.close(batch)
+    assert tracker.finish(batch, 2) is None
+    assert tracker.finish("never-opened", 1) is None
+
+
 @pytest.fixture
-def calls(monkeypatch):
-    seen = {"scored": [], "later": []}
-    monkeypatch.setattr(tasks.ranking, "score_stories", lambda ids: seen["scored"].append(sorted(ids)) or len(ids))
-    monkeypatch.setattr(tasks.score_when_extracted, "apply_async",
-                        lambda args, countdown=None, **kw: seen["later"].append((args, countdown)))
-    return seen
+def batched(monkeypatch, tmp_path):
+    tracker = FileBatches(tmp_path / "batches")
+    monkeypatch.setattr(tasks, "batches", lambda: tracker)
+    scored = []
+    monkeypatch.setattr(tasks.score_stories, "apply_async", lambda args, **kw: scored.append(args[0]))
+    return tracker, scored
 
 
 @pytest.fixture
 def stories():
-    feed = Feed.objects.create(url="http://s.example/feed")
-    status = ["done", "failed", "pending"]
-    return [Story.objects.create(feed=feed, guid=str(i), extraction_status=status[i]).id for i in range(3)]
+    feed = Feed.objects.create(url="http://127.0.0.1/feed")  # an exempt host: no booking
+    return [Story.objects.create(feed=feed, guid=str(i), url=f"http://127.0.0.1/{i}").id for i in range(3)]
 
 
-def test_extracted_and_failed_are_scored_and_pending_looked_at_later(calls, stories):
-    assert tasks.score_when_extracted(stories) == 2
-    assert calls["scored"] == [sorted(stories[:2])]
-    assert calls["later"] == [(([stories[2]], 1), 5)]
-
-
-def test_rechecks_come_sooner_first_then_every_30_seconds():
-    assert [tasks.recheck_in(t) for t in range(6)] == [5, 10, 20, 30, 30, 30]
-    assert sum(tasks.recheck_in(t) for t in range(tasks.SCORE_TRIES)) < 600
-
-
-def test_a_page_that_never_finishes_is_scored_in_the_end(calls, stories):
-    tasks.score_when_extracted([stories[2]], tries=tasks.SCORE_TRIES)
-    assert calls["scored"] == [[stories[2]]] and calls["later"] == []
-
-
-def test_queueing_pages_queues_one_scoring_after_the_last_turn(calls, stories, monkeypatch):
+def test_queueing_pages_opens_one_batch_and_the_last_page_done_or_failed_queues_its_scoring(
+        batched, stories, monkeypatch):
+    tracker, scored = batched
     pages = []
-    monkeypatch.setattr(tasks.fetch_story_page, "apply_async", lambda args, **kw: pages.append(args[0]))
-    Story.objects.filter(id__in=stories).update(url="http://127.0.0.1/page")  # exempt host: no booking
+    monkeypatch.setattr(tasks.fetch_story_page, "apply_async", lambda args, **kw: pages.append(args))
     tasks.queue_pages(stories)
-    assert sorted(pages) == sorted(stories)
-    assert calls["later"] == [((sorted(stories),), 5.0)]
+    assert sorted(p[0] for p in pages) == stories and len({p[3] for p in pages}) == 1
+    outcomes = iter(["done", "busy", "failed", "done"])
+    monkeypatch.setattr(tasks, "extract_page", lambda *args: next(outcomes))
+    for story_id, attempt, booking, batch in pages:
+        tasks.fetch_story_page(story_id, attempt, booking, batch)
+    assert scored == []  # the second page's host was busy: it comes back later
+    tasks.fetch_story_page(*pages[1])
+    assert scored == [sorted(stories)]
+    assert tracker.finish(pages[0][3], stories[0]) is None  # closed
+
+
+def test_an_unexpected_error_still_ticks_the_page_off_and_a_database_error_does_not(batched, stories, monkeypatch):
+    tracker, scored = batched
+    batch = tracker.open(stories[:2])
+    for error in (RuntimeError("bug"), OperationalError("restarting")):
+        monkeypatch.setattr(tasks, "extract_page", lambda *args, error=error: (_ for _ in ()).throw(error))
+        with pytest.raises(type(error)):
+            tasks.fetch_story_page.run(stories[0], 0, None, batch)
+    assert scored == [] and tracker.finish(batch, stories[1]) == stories[:2]
 
 
 def test_scoring_a_batch_writes_its_scores_and_creates_a_missing_model_without_rescoring_the_feed():
