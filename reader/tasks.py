@@ -111,14 +111,15 @@ def queue_pages(story_ids: list[int]) -> None:
                                              retry=False, declare=[])
 
 
-@shared_task(soft_time_limit=60, time_limit=90, **DB_RETRY)
-def fetch_story_page(story_id: int, attempt: int = 0, booking: int | None = None, batch: str = "") -> str:
+@shared_task(bind=True, soft_time_limit=60, time_limit=90, **DB_RETRY)
+def fetch_story_page(self, story_id: int, attempt: int = 0, booking: int | None = None, batch: str = "") -> str:
     outcome = "failed"
     try:
         outcome = extract_page(story_id, attempt, booking, batch)
         return outcome
     except OperationalError:
-        outcome = "retry"  # DB_RETRY queues the task again
+        if self.request.retries < DB_RETRY["max_retries"]:
+            outcome = "retry"  # DB_RETRY queues the task again; after its last try the page is over
         raise
     finally:
         # Any other end, an unexpected error included, is this page's last: its batch must not wait for it.

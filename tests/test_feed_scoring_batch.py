@@ -82,6 +82,21 @@ def test_an_unexpected_error_still_ticks_the_page_off_and_a_database_error_does_
     assert scored == [] and tracker.finish(batch, stories[1]) == stories[:2]
 
 
+def test_a_database_error_on_the_last_retry_ticks_the_page_off(batched, stories, monkeypatch):
+    """Otherwise the batch's other stories would wait for a page that never comes back, and stay unscored."""
+    tracker, scored = batched
+    batch = tracker.open(stories[:2])
+    tracker.finish(batch, stories[1])
+    monkeypatch.setattr(tasks, "extract_page", lambda *args: (_ for _ in ()).throw(OperationalError("gone")))
+    tasks.fetch_story_page.push_request(retries=tasks.DB_RETRY["max_retries"])
+    try:
+        with pytest.raises(OperationalError):
+            tasks.fetch_story_page.run(stories[0], 0, None, batch)
+    finally:
+        tasks.fetch_story_page.pop_request()
+    assert scored == [stories[:2]]
+
+
 def test_scoring_a_batch_writes_its_scores_and_creates_a_missing_model_without_rescoring_the_feed():
     """The batch's scores land in one statement; a reader without a model gets one, but the rest of their
     feed keeps its scores (each batch is scored by its own task, not again whenever a model is created)."""
