@@ -28,9 +28,8 @@ def test_a_feature_shared_by_several_ratings_loses_one_vote_per_rating():
     f = featurize(STORIES[0])
     oil = next(i for i, kind, key in zip(f.indices, f.kinds, f.keys) if (kind, key) == ("tag", "oil"))
     without = VOTES.excluding(MINE[:2] + [(STORIES[3], True)])
-    assert without._good[oil] == 18 - 3
-    assert without._bad[oil] == 12
-    assert VOTES._good[oil] == 18  # the shared prior is untouched
+    assert [c[0] for c in without._counts(np.array([oil]))] == [18 - 3, 12]
+    assert [c[0] for c in VOTES._counts(np.array([oil]))] == [18, 12]  # the shared prior is untouched
 
 
 def test_unknown_stories_are_ignored():
