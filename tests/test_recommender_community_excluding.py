@@ -36,3 +36,12 @@ def test_unknown_stories_are_ignored():
     stranger = story(99, ("coffee",))
     assert np.array_equal(VOTES.excluding([(stranger, True)]).feature_log_odds(X_INDICES),
                           VOTES.feature_log_odds(X_INDICES))
+
+
+def test_a_view_scores_stories_as_the_sum_of_its_feature_log_odds():
+    from recommender.features import DIM, matrix
+    view = VOTES.excluding(MINE[:3])
+    X = matrix([featurize(s) for s in STORIES])
+    every = view.feature_log_odds(np.arange(DIM))
+    assert np.allclose(view.topic_log_odds(X), X @ every, atol=1e-5)
+    assert not np.allclose(view.topic_log_odds(X), VOTES.topic_log_odds(X))  # the view differs
