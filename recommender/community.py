@@ -7,6 +7,7 @@ from the crowd.
 """
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 
 import numpy as np
@@ -53,45 +54,72 @@ class CommunityPrior:
         total = total_good + sum(b for _, b in self._story.values())
         self.base_rate = float(np.clip((total_good + 1) / (total + 2), 0.02, 0.98))
         self._topic = _log_odds(self._good, self._bad, self.base_rate, self.min_raters).astype(np.float32)
+        # one user's own votes taken out (see excluding): per story, and per feature they touch
+        self._own_story: dict = {}
+        self._own_idx = np.zeros(0, np.int64)
+        self._own_good = self._own_bad = np.zeros(0)
+        self._own_topic = np.zeros(0, np.float32)
 
     def excluding(self, ratings: Iterable[tuple[object, bool]]) -> "CommunityPrior":
-        """A copy without one user's ratings (stories unknown to the community are ignored).
+        """A view without one user's ratings (stories unknown to the community are ignored).
 
-        The global good rate is kept: one reader barely moves it, and only the touched features
-        need recomputing, which keeps this cheap enough to run on every fit.
+        Copy-on-write: the feature-sized arrays (megabytes) stay shared with this prior; the view
+        keeps only the user's own counts on the features their rated stories use, and is built on
+        every fit. The global good rate is kept: one reader barely moves it.
         """
-        twin = object.__new__(CommunityPrior)
-        twin.min_raters, twin.base_rate, twin._features = self.min_raters, self.base_rate, self._features
-        twin._story = dict(self._story)
-        twin._good, twin._bad, twin._topic = self._good.copy(), self._bad.copy(), self._topic.copy()
         known = [(story.story_id if isinstance(story, StoryFeatures) else story.id, bool(good))
                  for story, good in ratings]
-        known = [(story_id, good) for story_id, good in known if story_id in twin._story]
-        for good in (True, False):
-            ids = [story_id for story_id, g in known if g == good]
-            if not ids:
-                continue
-            for story_id in ids:
-                g, b = twin._story[story_id]
-                twin._story[story_id] = (max(g - 1, 0), b) if good else (g, max(b - 1, 0))
-            # one vectorised update: a feature shared by n of the ratings loses n votes
-            idx, counts = np.unique(np.concatenate([twin._features[i].indices for i in ids]), return_counts=True)
-            target = twin._good if good else twin._bad
-            target[idx] = np.maximum(target[idx] - counts, 0)
-        if known:
-            idx = np.unique(np.concatenate([twin._features[story_id].indices for story_id, _ in known]))
-            twin._topic[idx] = _log_odds(twin._good[idx], twin._bad[idx], twin.base_rate, twin.min_raters)
+        known = [(story_id, good) for story_id, good in known if story_id in self._story]
+        if not known:
+            return self
+        twin = copy.copy(self)
+        twin._own_story = dict(self._own_story)
+        for story_id, good in known:
+            g, b = twin._own_story.get(story_id, (0, 0))
+            twin._own_story[story_id] = (g + 1, b) if good else (g, b + 1)
+        # a feature shared by n of the ratings loses n votes
+        rows = [self._features[story_id].indices for story_id, _ in known]
+        good = np.repeat([g for _, g in known], [len(r) for r in rows])
+        idx, inverse = np.unique(np.concatenate([self._own_idx, *rows]), return_inverse=True)
+        twin._own_idx = idx
+        twin._own_good = np.bincount(inverse, np.r_[self._own_good, good], minlength=len(idx))
+        twin._own_bad = np.bincount(inverse, np.r_[self._own_bad, ~good], minlength=len(idx))
+        twin._own_topic = _log_odds(*twin._counts(idx), self.base_rate, self.min_raters).astype(np.float32)
         return twin
+
+    def _counts(self, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Good and bad votes on the features ``idx`` (sorted), the user's own taken out."""
+        good, bad = self._good[idx], self._bad[idx]
+        hit, where = self._own_positions(idx)
+        good[hit] = np.maximum(good[hit] - self._own_good[where], 0)
+        bad[hit] = np.maximum(bad[hit] - self._own_bad[where], 0)
+        return good, bad
+
+    def _own_positions(self, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Which of ``indices`` carry the user's own votes, and where they are in the _own arrays."""
+        where = np.minimum(np.searchsorted(self._own_idx, indices), max(len(self._own_idx) - 1, 0))
+        hit = self._own_idx[where] == indices if len(self._own_idx) else np.zeros(len(indices), bool)
+        return hit, where[hit]
 
     def story_log_odds(self, stories) -> np.ndarray:
         """How much more (or less) than usual other readers liked each very story; 0 if too few votes."""
         features = as_features(stories)
         counts = np.array([self._story.get(f.story_id, (0, 0)) for f in features], np.float64).reshape(-1, 2)
+        own = np.array([self._own_story.get(f.story_id, (0, 0)) for f in features], np.float64).reshape(-1, 2)
+        counts = np.maximum(counts - own, 0)
         return _log_odds(counts[:, 0], counts[:, 1], self.base_rate, self.min_raters)
 
     def topic_log_odds(self, X: sparse.csr_matrix) -> np.ndarray:
         """How much other readers like what each story is about (its words, tags, feed...)."""
-        return np.asarray(X @ self._topic, dtype=np.float64).ravel()
+        z = np.asarray(X @ self._topic, dtype=np.float64).ravel()
+        if len(self._own_idx):  # the user's own votes: a correction on the features they touched
+            delta = np.zeros(DIM, np.float32)
+            delta[self._own_idx] = self._own_topic - self._topic[self._own_idx]
+            z += X @ delta
+        return z
 
     def feature_log_odds(self, indices: np.ndarray) -> np.ndarray:
-        return self._topic[indices]
+        topic = self._topic[indices]
+        hit, where = self._own_positions(np.asarray(indices))
+        topic[hit] = self._own_topic[where]
+        return topic

@@ -28,12 +28,20 @@ def test_a_feature_shared_by_several_ratings_loses_one_vote_per_rating():
     f = featurize(STORIES[0])
     oil = next(i for i, kind, key in zip(f.indices, f.kinds, f.keys) if (kind, key) == ("tag", "oil"))
     without = VOTES.excluding(MINE[:2] + [(STORIES[3], True)])
-    assert without._good[oil] == 18 - 3
-    assert without._bad[oil] == 12
-    assert VOTES._good[oil] == 18  # the shared prior is untouched
+    assert [c[0] for c in without._counts(np.array([oil]))] == [18 - 3, 12]
+    assert [c[0] for c in VOTES._counts(np.array([oil]))] == [18, 12]  # the shared prior is untouched
 
 
 def test_unknown_stories_are_ignored():
     stranger = story(99, ("coffee",))
     assert np.array_equal(VOTES.excluding([(stranger, True)]).feature_log_odds(X_INDICES),
                           VOTES.feature_log_odds(X_INDICES))
+
+
+def test_a_view_scores_stories_as_the_sum_of_its_feature_log_odds():
+    from recommender.features import DIM, matrix
+    view = VOTES.excluding(MINE[:3])
+    X = matrix([featurize(s) for s in STORIES])
+    every = view.feature_log_odds(np.arange(DIM))
+    assert np.allclose(view.topic_log_odds(X), X @ every, atol=1e-5)
+    assert not np.allclose(view.topic_log_odds(X), VOTES.topic_log_odds(X))  # the view differs
