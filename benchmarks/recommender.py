@@ -11,7 +11,9 @@ logistic regression; "ceiling" ranks by the reader's noiseless hidden taste.
 Community votes are honest about time: every reader rates a story when it is published, so when a
 reader's next stories are ranked the crowd holds only the ratings of stories published before the
 first of them, by other readers (the reader's own earlier ratings are taken out, as the glue does).
-The ranked stories themselves are new, so nobody has rated them yet.
+The ranked stories themselves are new, so nobody has rated them yet. The crowd model (a fitted view
+of what readers in general like, recommender/crowd.py) is refitted nightly: a ranking uses the one
+fitted on the votes on stories published before the day of its first story.
 """
 from __future__ import annotations
 
@@ -32,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import recommender  # noqa: E402
 import recommender_reuters  # noqa: E402
+from recommender.crowd import CrowdModel  # noqa: E402
 from recommender_simulation import Population, simulate  # noqa: E402
 
 KS = (5, 10, 20, 50, 100)
@@ -76,6 +79,7 @@ class Evaluation:
         self.p10 = {m: {k: [] for k in KS} for m in METHODS}
         self.recall = {k: [] for k in KS}
         self.shown = {k: [] for k in KS}
+        self.snapshot = (None, None)  # (cut, CrowdModel) of the latest nightly refit
 
     def rank(self, reader, k):
         rated = reader.rated[:k]
@@ -87,6 +91,7 @@ class Evaluation:
         if labels.all() or not labels.any():
             return None
         community = self.community_before(reader.stream[window[0]])
+        crowd = community.with_crowd_model(self.crowd_model_before(reader.stream[window[0]]))
         train = [(self.features[reader.stream[o]], bool(reader.labels[o])) for o in rated]
         others = community.excluding(train)  # what the glue passes for a user who has rated
         candidates = [self.features[p] for p in reader.stream[window]]
@@ -97,8 +102,8 @@ class Evaluation:
                   "ceiling": reader.truth[window]}
         plain = recommender.fit(train, subscribed_feeds=reader.desks)
         scores["ours_no_community"] = plain.predict(candidates)
-        model = recommender.fit(train, subscribed_feeds=reader.desks, community=community)
-        scored = model.score(candidates, community=others, explain_reasons=False)
+        model = recommender.fit(train, subscribed_feeds=reader.desks, community=crowd)
+        scored = model.score(candidates, community=crowd.excluding(train), explain_reasons=False)
         scores["ours"] = np.array([s.score for s in scored])
         recommended = np.array([s.recommended for s in scored])
         self.recall[k].append(float(recommended[labels].mean()))
@@ -111,6 +116,24 @@ class Evaluation:
         voted = np.flatnonzero(self.good[:cut] + self.bad[:cut])
         return recommender.CommunityPrior([(self.features[i], self.good[i], self.bad[i]) for i in voted])
 
+    def night_before(self, position) -> int:
+        """How many corpus stories were published before the day of the story at ``position``."""
+        day = self.dates[position].astype("datetime64[D]").astype("datetime64[s]")
+        return int(np.searchsorted(self.dates, day, side="left"))
+
+    def crowd_model_before(self, position) -> CrowdModel:
+        """The crowd model refitted on the night before the story at ``position`` was published,
+        warm-started from the previous refit (rankings run in time order, see run)."""
+        cut = self.night_before(position)
+        if self.snapshot[0] != cut:
+            model = CrowdModel.fit(self.features[:cut], self.good[:cut], self.bad[:cut], start=self.snapshot[1])
+            self.snapshot = (cut, model)
+        return self.snapshot[1]
+
+    def window_start(self, reader, k) -> int:
+        """Stream offset of the first story ranked after k ratings (past the stream if too few)."""
+        return reader.rated[k - 1] + 1 if len(reader.rated) >= k else len(reader.stream)
+
     def _tfidf_lr(self, train_rows, y, test_rows):
         if y.all() or not y.any():
             return np.zeros(len(test_rows))
@@ -118,15 +141,21 @@ class Evaluation:
         return clf.decision_function(self.tfidf[test_rows])
 
     def run(self):
+        # in time order, so that one crowd model is alive at a time and each refit starts from the last
+        tasks = []
         for reader in self.readers:
             for k in KS:
-                ranked = self.rank(reader, k)
-                if ranked is None:
-                    continue
-                scores, labels = ranked
-                for method, s in scores.items():
-                    self.auc[method][k].append(roc_auc_score(labels, s))
-                    self.p10[method][k].append(precision_at(np.asarray(s, float), labels))
+                start = self.window_start(reader, k)
+                tasks.append((self.night_before(reader.stream[start]) if start < len(reader.stream) else 0, reader.id, k))
+        readers = {reader.id: reader for reader in self.readers}
+        for _, reader_id, k in sorted(tasks):
+            ranked = self.rank(readers[reader_id], k)
+            if ranked is None:
+                continue
+            scores, labels = ranked
+            for method, s in scores.items():
+                self.auc[method][k].append(roc_auc_score(labels, s))
+                self.p10[method][k].append(precision_at(np.asarray(s, float), labels))
         return self
 
 

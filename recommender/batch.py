@@ -38,6 +38,6 @@ def prepare(stories, community: CommunityPrior | None = None) -> Batch:
     crowd = np.zeros((len(features), 2))
     if community is not None and features:
         crowd[:, 0] = community.story_log_odds(features)
-        crowd[:, 1] = community.topic_log_odds(X)
+        crowd[:, 1] = community.topic_log_odds(features, X)
     feeds = np.array([f.feed for f in features], dtype=object)
     return Batch(features, X, crowd, feeds)

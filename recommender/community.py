@@ -3,7 +3,8 @@
 Built from aggregate vote counts only (never who voted), and a count is used only once at least
 ``min_raters`` votes stand behind it, so no single reader's ratings show through in another's view.
 ``fit`` removes the user's own votes (``excluding``) so a model never learns its own labels back
-from the crowd.
+from the crowd. ``with_crowd_model`` replaces the per-feature view of what a story is about by a
+model fitted on the votes (``crowd.py``).
 """
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from collections.abc import Iterable
 import numpy as np
 from scipy import sparse
 
-from .features import DIM, StoryFeatures, as_features
+from .crowd import CrowdModel
+from .features import DIM, StoryFeatures, as_features, matrix
 
 # Pseudo-votes pulling thin counts toward the global rate.
 SMOOTHING = 4.0
@@ -59,6 +61,24 @@ class CommunityPrior:
         self._own_idx = np.zeros(0, np.int64)
         self._own_good = self._own_bad = np.zeros(0)
         self._own_topic = np.zeros(0, np.float32)
+        self._model: CrowdModel | None = None
+
+    def with_crowd_model(self, model: CrowdModel | None = None) -> "CommunityPrior":
+        """This prior with the crowd's view of what a story is about taken from a fitted CrowdModel.
+
+        ``model``: one fitted on an earlier snapshot of the votes (fitting costs seconds, so refit
+        it periodically, not per user); by default one is fitted here on this prior's votes. The
+        user's own votes already taken out of this prior are taken out of the model too.
+        """
+        if model is None:
+            ids = list(self._story)
+            counts = np.array([self._story[i] for i in ids]).reshape(-1, 2)
+            model = CrowdModel.fit([self._features[i] for i in ids], counts[:, 0], counts[:, 1], self.min_raters)
+        twin = copy.copy(self)
+        own = [(story_id, good) for story_id, (g, b) in self._own_story.items()
+               for good in [True] * int(g) + [False] * int(b)]
+        twin._model = model.excluding(own)
+        return twin
 
     def excluding(self, ratings: Iterable[tuple[object, bool]]) -> "CommunityPrior":
         """A view without one user's ratings (stories unknown to the community are ignored).
@@ -85,6 +105,8 @@ class CommunityPrior:
         twin._own_good = np.bincount(inverse, np.r_[self._own_good, good], minlength=len(idx))
         twin._own_bad = np.bincount(inverse, np.r_[self._own_bad, ~good], minlength=len(idx))
         twin._own_topic = _log_odds(*twin._counts(idx), self.base_rate, self.min_raters).astype(np.float32)
+        if self._model is not None:
+            twin._model = self._model.excluding(known)
         return twin
 
     def _counts(self, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -109,8 +131,14 @@ class CommunityPrior:
         counts = np.maximum(counts - own, 0)
         return _log_odds(counts[:, 0], counts[:, 1], self.base_rate, self.min_raters)
 
-    def topic_log_odds(self, X: sparse.csr_matrix) -> np.ndarray:
-        """How much other readers like what each story is about (its words, tags, feed...)."""
+    def topic_log_odds(self, stories, X: sparse.csr_matrix | None = None) -> np.ndarray:
+        """How much other readers like what each story is about (its words, tags, feed...).
+
+        ``X``: the stories' feature matrix, if already built."""
+        features = as_features(stories)
+        X = matrix(features) if X is None else X
+        if self._model is not None:
+            return self._model.scores(features, X)
         z = np.asarray(X @ self._topic, dtype=np.float64).ravel()
         if len(self._own_idx):  # the user's own votes: a correction on the features they touched
             delta = np.zeros(DIM, np.float32)

@@ -45,4 +45,4 @@ def test_a_ranking_from_the_first_story_has_no_crowd_at_all():
     evaluation = bench.Evaluation(ITEMS, FEATURES, readers)
     prior = evaluation.community_before(0)
     assert not prior.story_log_odds(FEATURES).any()
-    assert not prior.topic_log_odds(recommender.prepare(FEATURES).X).any()
+    assert not prior.topic_log_odds(FEATURES).any()

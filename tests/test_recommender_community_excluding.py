@@ -43,5 +43,5 @@ def test_a_view_scores_stories_as_the_sum_of_its_feature_log_odds():
     view = VOTES.excluding(MINE[:3])
     X = matrix([featurize(s) for s in STORIES])
     every = view.feature_log_odds(np.arange(DIM))
-    assert np.allclose(view.topic_log_odds(X), X @ every, atol=1e-5)
-    assert not np.allclose(view.topic_log_odds(X), VOTES.topic_log_odds(X))  # the view differs
+    assert np.allclose(view.topic_log_odds(STORIES, X), X @ every, atol=1e-5)
+    assert not np.allclose(view.topic_log_odds(STORIES), VOTES.topic_log_odds(STORIES))  # the view differs
