@@ -34,6 +34,7 @@ GTOL_PER_VOTE = 1e-6  # the gradient is a sum over votes: stop relative to how m
 # on the scores is left after one Newton step, 4 % after two (1 % if each is solved to 1e-3, not 0.1).
 NEWTON_STEPS = 2
 RTOL = 0.1
+MIN_SHARE = 0.01  # features on which the user cast less of the votes keep their weights
 
 
 def folds_of(story_ids, folds: int) -> np.ndarray:
@@ -65,6 +66,7 @@ class CrowdModel:
         self.base = base  # the crowd's log-odds of a good vote: scores read "more or less than usual"
         self._X, self._by_column = X, X.tocsc()  # (voted stories, DIM), private features dropped
         self._good, self._votes, self._logits = good, votes, logits  # per story; logits per fold and story
+        self._feature_votes = np.bincount(X.indices, np.repeat(votes, np.diff(X.indptr)), minlength=DIM)
         self._rows = {story_id: row for row, story_id in enumerate(ids)}
         self._folds = folds_of(ids, weights.shape[1])
         self._own_rows, self._own_labels = np.zeros(0, np.int64), np.zeros(0)  # a user's votes taken out
@@ -95,7 +97,7 @@ class CrowdModel:
             train = story_folds != k
             warm = None if start is None else (start.weights[columns, k].astype(np.float64), start.intercepts[k])
             w, b = logistic.fit(Xc[train], y[train], np.full(len(columns), PENALTY), np.zeros(len(columns)),
-                                base, INTERCEPT_PENALTY, warm, votes[train], GTOL_PER_VOTE * votes.sum(), precondition=True)
+                                base, INTERCEPT_PENALTY, warm, votes[train], GTOL_PER_VOTE * votes.sum())
             weights[columns, k], intercepts[k] = w, b
             logits[k] = Xc @ w + b
         return cls(weights, intercepts, base, ids, X, good, votes, logits)
@@ -131,31 +133,43 @@ class CrowdModel:
         return twin
 
     def _influence(self):
-        """Per fold, the fold model refitted without the user's votes on the features their rated
-        stories carry (the other weights held): NEWTON_STEPS Newton steps from the fitted optimum."""
-        rows = self._own_rows
-        touched = np.unique(self._X[rows].indices)
-        X = self._by_column[:, touched].tocsr()
-        good = self._good - np.bincount(rows, self._own_labels, minlength=len(self._votes))
-        votes = self._votes - np.bincount(rows, minlength=len(self._votes))
-        folds = [k for k in range(self.weights.shape[1]) if (self._folds[rows] != k).any()]
-        train = [self._folds != k for k in folds]
-        w = [self.weights[touched, k].astype(np.float64) for k in folds]
-        b = [self.intercepts[k] for k in folds]
-        z = [self._logits[k] for k in folds]
-        for _ in range(NEWTON_STEPS):
-            p = [expit(zk) for zk in z]
-            residual = [(votes * pk - good) * tk for pk, tk in zip(p, train)]
-            grads = [np.r_[X.T @ r + PENALTY * wk, r.sum() + INTERCEPT_PENALTY * (bk - self.base)]
-                     for r, wk, bk in zip(residual, w, b)]
-            curvatures = [votes * pk * (1 - pk) * tk for pk, tk in zip(p, train)]
-            steps = logistic.newton_steps(X, curvatures, grads, np.full(len(touched), PENALTY), INTERCEPT_PENALTY,
-                                          RTOL, precondition=True)
-            w = [wk + s[:-1] for wk, s in zip(w, steps)]
-            b = [bk + s[-1] for bk, s in zip(b, steps)]
-            z = [zk + X @ s[:-1] + s[-1] for zk, s in zip(z, steps)]
+        """Per fold, the fold model refitted without the user's votes: NEWTON_STEPS Newton steps from
+        the fitted optimum on the features of their rated stories that carry at least MIN_SHARE of
+        their votes from the user (the other weights held: the user barely moves them, and they
+        are what makes a step expensive), then one for the intercept given them."""
+        rows, labels = self._own_rows, self._own_labels
+        own = np.bincount(self._X[rows].indices, minlength=DIM)
+        touched = np.flatnonzero(own >= MIN_SHARE * np.maximum(self._feature_votes, 1))
+        near = np.unique(self._by_column[:, touched].indices)  # the stories carrying them
+        X = self._X[near][:, touched]
+        good = self._good[near] - np.bincount(rows, labels, minlength=len(self._votes))[near]
+        votes = self._votes[near] - np.bincount(rows, minlength=len(self._votes))[near]
         change = np.zeros((len(touched), self.weights.shape[1]), np.float32)
         intercepts = np.zeros(self.weights.shape[1])
+        folds = [k for k in range(self.weights.shape[1]) if (self._folds[rows] != k).any()]
+        train = [self._folds[near] != k for k in folds]
+        w = [self.weights[touched, k].astype(np.float64) for k in folds]
+        z = [self._logits[k, near] for k in folds]
+        for _ in range(NEWTON_STEPS if len(touched) else 0):
+            p = [expit(zk) for zk in z]
+            residual = [(votes * pk - good) * tk for pk, tk in zip(p, train)]
+            grads = [np.r_[X.T @ r + PENALTY * wk, 0.0] for r, wk in zip(residual, w)]
+            curvatures = [votes * pk * (1 - pk) * tk for pk, tk in zip(p, train)]
+            # the intercept is held here (an immovable penalty): the stories near the user's are
+            # not all stories, so they cannot say how it moves
+            steps = logistic.newton_steps(X, curvatures, grads, np.full(len(touched), PENALTY), 1e12, RTOL,
+                                          precondition=True)
+            w = [wk + step[:-1] for wk, step in zip(w, steps)]
+            z = [zk + X @ step[:-1] for zk, step in zip(z, steps)]
+        all_good = self._good - np.bincount(rows, labels, minlength=len(self._votes))
+        all_votes = self._votes - np.bincount(rows, minlength=len(self._votes))
         for i, k in enumerate(folds):
-            change[:, k], intercepts[k] = w[i] - self.weights[touched, k], b[i] - self.intercepts[k]
+            change[:, k] = w[i] - self.weights[touched, k]
+            # then the intercept, given the new weights: a Newton step over all the fold's stories
+            logits = self._logits[k].copy()
+            logits[near] = z[i]
+            p = expit(logits)
+            train = self._folds != k
+            grad = np.sum((all_votes * p - all_good)[train]) + INTERCEPT_PENALTY * (self.intercepts[k] - self.base)
+            intercepts[k] = -grad / (np.sum((all_votes * p * (1 - p))[train]) + INTERCEPT_PENALTY)
         return touched, change, intercepts
