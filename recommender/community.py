@@ -63,22 +63,28 @@ class CommunityPrior:
         self._own_topic = np.zeros(0, np.float32)
         self._model: CrowdModel | None = None
 
-    def with_crowd_model(self, model: CrowdModel | None = None) -> "CommunityPrior":
+    def with_crowd_model(self, model: CrowdModel | None = None, start: CrowdModel | None = None) -> "CommunityPrior":
         """This prior with the crowd's view of what a story is about taken from a fitted CrowdModel.
 
-        ``model``: one fitted on an earlier snapshot of the votes (fitting costs seconds, so refit
-        it periodically, not per user); by default one is fitted here on this prior's votes. The
-        user's own votes already taken out of this prior are taken out of the model too.
+        By default one is fitted here on this prior's votes (seconds for 20,000 stories; ``start``:
+        the model of an earlier snapshot, to fit in a fraction of that). ``model``: one fitted on an
+        earlier snapshot, used as it is. The user's own votes already taken out of this prior are
+        taken out of the model too.
         """
         if model is None:
             ids = list(self._story)
             counts = np.array([self._story[i] for i in ids]).reshape(-1, 2)
-            model = CrowdModel.fit([self._features[i] for i in ids], counts[:, 0], counts[:, 1], self.min_raters)
+            model = CrowdModel.fit([self._features[i] for i in ids], counts[:, 0], counts[:, 1], self.min_raters,
+                                   start=start)
         twin = copy.copy(self)
         own = [(story_id, good) for story_id, (g, b) in self._own_story.items()
                for good in [True] * int(g) + [False] * int(b)]
         twin._model = model.excluding(own)
         return twin
+
+    @property
+    def crowd_model(self) -> CrowdModel | None:
+        return self._model
 
     def excluding(self, ratings: Iterable[tuple[object, bool]]) -> "CommunityPrior":
         """A view without one user's ratings (stories unknown to the community are ignored).
