@@ -3,7 +3,8 @@
     python benchmarks/recommender_speed.py --dataset ../shared/datasets/reuters21578 [--json PATH]
 
 Single process, single thread (numbers are per core): featurising, (user, story) pairs scored per
-second, retraining one user at 500 ratings (p50/p95), stored model bytes per user.
+second, retraining one user at 500 ratings (p50/p95; with the crowd model, as the reader fits, and
+without), stored model bytes per user, fitting the crowd model once.
 """
 from __future__ import annotations
 
@@ -61,14 +62,17 @@ def main(argv=None):
     liking = np.array([sum(concept[t] for t in it.tags) + rng.normal() for it in items]) > 0.5
     votes = recommender.CommunityPrior([(features[i], int(rng.integers(0, 6)), int(rng.integers(0, 6)))
                                         for i in range(0, len(items), 3)])
+    crowd, t_crowd = timed(lambda: votes.with_crowd_model())  # as the reader's glue builds it
 
-    fit_times, fit_bytes, lr_times, models, lrs = [], [], [], [], []
+    fit_times, counts_times, fit_bytes, lr_times, models, lrs = [], [], [], [], [], []
     for user in range(USERS):
         rows = np.sort(rng.choice(len(items), RATINGS, replace=False))
         labels = liking[rows] ^ (rng.random(RATINGS) < 0.1)
         ratings = [(features[r], bool(g)) for r, g in zip(rows, labels)]
-        model, t = timed(lambda: recommender.fit(ratings, subscribed_feeds=["earn", "acq"], community=votes))
+        model, t = timed(lambda: recommender.fit(ratings, subscribed_feeds=["earn", "acq"], community=crowd))
         fit_times.append(t[0])
+        _, t = timed(lambda: recommender.fit(ratings, subscribed_feeds=["earn", "acq"], community=votes))
+        counts_times.append(t[0])
         fit_bytes.append(len(model.to_bytes()))
         models.append(model)
         lr, t = timed(lambda: LogisticRegression(C=1.0, solver="liblinear").fit(tfidf[rows], labels))
@@ -77,15 +81,16 @@ def main(argv=None):
 
     batch = features[:2000]
     pairs = len(batch) * 10
-    prepared, t_prepare = timed(lambda: recommender.prepare(batch, community=votes))
+    prepared, t_prepare = timed(lambda: recommender.prepare(batch, community=crowd))
     _, t_predict = timed(lambda: [m.predict(prepared) for m in models[:10]], repeat=3)
-    _, t_unprepared = timed(lambda: [m.predict(batch, community=votes) for m in models[:10]])
+    _, t_unprepared = timed(lambda: [m.predict(batch, community=crowd) for m in models[:10]])
     _, t_rank = timed(lambda: [m.score(prepared, explain_reasons=False) for m in models[:10]])
     _, t_explain = timed(lambda: [m.score(prepared) for m in models[:10]])
     batch_tfidf = tfidf[:2000]
     _, t_lr = timed(lambda: [lr.predict_proba(batch_tfidf) for lr in lrs[:10]], repeat=3)
 
     fit_ms = np.array(fit_times) * 1000
+    counts_ms = np.array(counts_times) * 1000
     lr_ms = np.array(lr_times) * 1000
     figures = {
         "stories": len(items),
@@ -99,6 +104,9 @@ def main(argv=None):
         "pairs_per_s_tfidf_lr_predict_proba": round(pairs / t_lr.min()),
         "retrain_500_ms_p50": round(float(np.percentile(fit_ms, 50)), 1),
         "retrain_500_ms_p95": round(float(np.percentile(fit_ms, 95)), 1),
+        "retrain_500_no_crowd_model_ms_p50": round(float(np.percentile(counts_ms, 50)), 1),
+        "retrain_500_no_crowd_model_ms_p95": round(float(np.percentile(counts_ms, 95)), 1),
+        "crowd_model_fit_s": round(float(t_crowd[0]), 2),
         "tfidf_lr_fit_500_ms_p50": round(float(np.percentile(lr_ms, 50)), 1),
         "tfidf_lr_fit_500_ms_p95": round(float(np.percentile(lr_ms, 95)), 1),
         "model_bytes_mean": round(float(np.mean(fit_bytes))),
@@ -114,13 +122,16 @@ def main(argv=None):
             ("scoring, pairs/s (score, no reasons)", figures["pairs_per_s_score_no_reasons"], None),
             ("scoring, pairs/s (score + reasons)", figures["pairs_per_s_score_with_reasons"], None),
             ("retrain at 500 ratings, ms p50", figures["retrain_500_ms_p50"], figures["tfidf_lr_fit_500_ms_p50"]),
-            ("retrain at 500 ratings, ms p95", figures["retrain_500_ms_p95"], figures["tfidf_lr_fit_500_ms_p95"])]
+            ("retrain at 500 ratings, ms p95", figures["retrain_500_ms_p95"], figures["tfidf_lr_fit_500_ms_p95"]),
+            ("  same without the crowd model, ms p50", figures["retrain_500_no_crowd_model_ms_p50"], None),
+            ("  same without the crowd model, ms p95", figures["retrain_500_no_crowd_model_ms_p95"], None)]
     for name, ours, theirs in rows:
         ratio = f"{ours / theirs:.2f}" if theirs else ""
         shown = f"{theirs:,}" if theirs is not None else ""
         print(f"{name:38}{ours:>14,}{shown:>14}{ratio:>8}")
     print(f"{'stored model, bytes mean / max':38}{figures['model_bytes_mean']:>14,}  / {figures['model_bytes_max']:,}")
     print(f"{'weights in memory while scoring':38}{figures['model_memory_while_scoring_bytes']:>14,}")
+    print(f"{'crowd model fit (once per snapshot), s':38}{figures['crowd_model_fit_s']:>14,}")
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1))
 
