@@ -67,6 +67,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "reader.context_processors.csrf",
             ],
         },
     },
@@ -74,7 +75,8 @@ TEMPLATES = [
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "DIRS": [BASE_DIR / "templates" / "jinja2"],
         "APP_DIRS": False,
-        "OPTIONS": {"environment": "reader.jinja.environment"},
+        "OPTIONS": {"environment": "reader.jinja.environment",
+                    "context_processors": ["reader.context_processors.csrf"]},
     },
 ]
 

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from django import template
 from django.template import engines
-from django.template.backends.utils import csrf_input
 
 register = template.Library()
 
@@ -13,5 +12,5 @@ def story_actions(context, story_id, rating, saved, title):
     """Good / bad / save buttons for one story, as on the feed page."""
     request = context["request"]
     macros = engines["jinja2"].env.get_template("reader/actions.html").module
-    hidden = macros.hidden_fields(csrf_input(request), request.get_full_path())
+    hidden = macros.hidden_fields(context["csrf_input"], request.get_full_path())
     return macros.actions(story_id, rating, saved, title, hidden)
