@@ -192,13 +192,18 @@ def cpu_shares(before: dict, after: dict, seconds: float, wrk_seconds: float) ->
     """Core-seconds each party used during the run: web server, database, wrk, and everything else on the machine
     (a lower bound: processes that ended during the run are not seen)."""
     used = {"gunicorn": 0, "postgres": 0, "other": 0}
+    others = {}
     for pid, (program, ticks) in after.items():
         then = before.get(pid)
         delta = ticks - (then[1] if then and then[0] == program else 0)
         used[program if program in used else "other"] += delta
+        if program not in used:
+            others[program] = others.get(program, 0) + delta
     hertz = os.sysconf("SC_CLK_TCK")
     shares = {f"cpu s {name}": round(value / hertz, 1) for name, value in used.items()}
     shares["cpu s wrk"] = round(wrk_seconds, 1)
+    busiest = sorted(others.items(), key=lambda item: -item[1])[:3]
+    shares["other programs"] = ", ".join(f"{name} {ticks / hertz:.1f}" for name, ticks in busiest if ticks) or "none"
     shares["cpu s available"] = round(seconds * (os.cpu_count() or 1), 1)
     return shares
 
