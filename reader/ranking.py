@@ -169,22 +169,23 @@ def _write_scores(user_id: int, scored) -> None:
 
 
 def _update_from_values(model, keys: list[str], fields: list[str], rows: list[tuple]) -> None:
-    """Rows (keys..., fields...) written in one UPDATE ... FROM (VALUES ...), without reading them first:
-    bulk_update() built a CASE per row and field, which cost more than the scoring itself."""
-    if not rows:
-        return
+    """Rows (keys..., fields...) written by UPDATE ... FROM (VALUES ...), 500 rows a statement (a few MB of
+    features at most), without reading them first: bulk_update() built a CASE per row and field, which cost
+    more than the scoring itself."""
     quote, meta = connection.ops.quote_name, model._meta
     columns = [meta.get_field(name) for name in keys + fields]
     names = ", ".join(quote(column.column) for column in columns)
     table = quote(meta.db_table)
-    values = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * len(rows))
     assignments = ", ".join(f"{quote(meta.get_field(f).column)} = v.{quote(meta.get_field(f).column)}" for f in fields)
     matches = " AND ".join(f"{table}.{quote(meta.get_field(k).column)} = v.{quote(meta.get_field(k).column)}"
                            for k in keys)
-    params = [column.get_db_prep_save(value, connection) for row in rows for column, value in zip(columns, row)]
-    with connection.cursor() as cursor:
-        cursor.execute(f"WITH v ({names}) AS (VALUES {values}) UPDATE {table} SET {assignments} FROM v WHERE {matches}",
-                       params)
+    for start in range(0, len(rows), 500):
+        chunk = rows[start:start + 500]
+        values = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * len(chunk))
+        params = [column.get_db_prep_save(value, connection) for row in chunk for column, value in zip(columns, row)]
+        with connection.cursor() as cursor:
+            cursor.execute(f"WITH v ({names}) AS (VALUES {values}) UPDATE {table} SET {assignments} FROM v "
+                           f"WHERE {matches}", params)
 
 
 def score_stories(story_ids: list[int]) -> int:

@@ -87,3 +87,14 @@ def test_a_renamed_feed_is_named_in_reasons_without_featurising_again(rated_read
     labels = {label for kind, label, _ in ranking.taste_summary(ann.id).likes + ranking.taste_summary(ann.id).dislikes
               if kind == "feed"}
     assert labels <= {"Orbit desk"}
+
+
+def test_more_rows_than_one_statement_takes_are_all_written(rated_reader):
+    ann, feed, _ = rated_reader
+    many = Story.objects.bulk_create([Story(feed=feed, guid=f"bulk{n}", title=f"Launch window {n}",
+                                            extracted_text=f"Mission {n} waits for the weather.",
+                                            extraction_status="done") for n in range(1100)])
+    Entry.objects.bulk_create([Entry(user=ann, story=s, score=-1.0) for s in many])  # no probability
+    ranking.retrain(ann.id)
+    assert not Story.objects.filter(features="").exists()
+    assert not Entry.objects.filter(user=ann, score=-1.0).exists()
