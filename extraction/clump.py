@@ -45,6 +45,10 @@ MERGE_SHARE = 0.3
 OWN_PROSE_CHARS = 2 * PARAGRAPH_CHARS
 # How many levels above the chosen element to look for such siblings.
 MERGE_LEVELS = 3
+# A sibling of the chosen element's own kind (same tag, same first class name) needs
+# only half that share: pages split one story body into repeated containers around an
+# ad or a photo ("story-body story-body-1", "story-body story-body-2").
+KIN_DISCOUNT = 0.5
 
 
 def block_value(block: Block) -> float:
@@ -230,8 +234,16 @@ class Scores:
         if parent is None:
             return []
         wanted = MERGE_SHARE * self.biggest.get(el, 0.0)
-        return [s for s in parent if s is not el and self.biggest.get(s, 0.0) >= wanted > 0
-                and self.score.get(s, 0.0) > 0 and not self._strength(s)]
+        kind = _kind(el)
+        return [s for s in parent if s is not el and self.score.get(s, 0.0) > 0
+                and self.biggest.get(s, 0.0) >= (wanted * KIN_DISCOUNT if kind and _kind(s) == kind else wanted) > 0
+                and not self._strength(s)]
+
+
+def _kind(el) -> tuple | None:
+    """Tag and first class name: what a page's stylesheet treats as the same kind of box."""
+    names = (el.get("class") or "").split()
+    return (el.tag, names[0]) if names else None
 
 
 def clump_value(value: float) -> float:
