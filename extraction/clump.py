@@ -235,9 +235,12 @@ class Scores:
             return []
         wanted = MERGE_SHARE * self.biggest.get(el, 0.0)
         kind = _kind(el)
+
+        def share(sibling) -> float:
+            return wanted * KIN_DISCOUNT if kind and _kind(sibling) == kind else wanted
+
         return [s for s in parent if s is not el and self.score.get(s, 0.0) > 0
-                and self.biggest.get(s, 0.0) >= (wanted * KIN_DISCOUNT if kind and _kind(s) == kind else wanted) > 0
-                and not self._strength(s)]
+                and self.biggest.get(s, 0.0) >= share(s) > 0 and not self._strength(s)]
 
 
 def _kind(el) -> tuple | None:
