@@ -22,7 +22,7 @@ from lxml import etree
 
 from .article import ExtractionError
 from .clean import drop_hidden
-from .cues import STRONG, WEAK, furniture_strength
+from .cues import STRONG, WEAK, furniture_strength, lead_named
 from .render import INVISIBLE_TAGS
 from .textstats import INLINE_TAGS, PARAGRAPH_CHARS, Block, text_blocks
 
@@ -227,6 +227,17 @@ class Scores:
                 below.add(node)
         return {holder: block for holder, block in self.blocks.items() if holder in below}
 
+    def leads(self, el) -> list:
+        """Earlier siblings of ``el`` named as the story's lead (standfirst, perex, dek...)
+        that hold a paragraph of prose: the summary printed above the body."""
+        return [s for s in el.itersiblings(preceding=True) if self._prose(s) >= PARAGRAPH_CHARS
+                and lead_named(s) and not self._strength(s)]
+
+    def _prose(self, el) -> int:
+        """Unlinked text of ``el``'s own block and of its children's."""
+        found = (self.blocks.get(child) for child in (el, *el))
+        return sum(block.chars - block.link_chars for block in found if block is not None)
+
     def merged_siblings(self, el) -> list:
         """Siblings of ``el`` that hold a clump of prose comparable to its own: the
         rest of a story split into several containers."""
@@ -289,6 +300,9 @@ def find_article_and_blocks(doc):
         node = scores.skeleton.parent.get(node)
         if node is None or node.tag == "body":
             break
+    leads = scores.leads(best)
+    if leads:
+        return _wrap(best, leads), None
     return best, scores.blocks_below(best)
 
 
