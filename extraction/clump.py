@@ -12,7 +12,8 @@
    level, so containers close to their paragraphs win.
 5. The top-scoring element is narrowed to the child holding its largest clump while no
    other child (nor its own paragraphs) holds a comparable one; then siblings holding a
-   comparable clump are merged in, for stories split over several containers.
+   comparable clump are merged in, for stories split over several containers, or else a
+   lead paragraph named as such beside it.
 
 docs/extraction.md walks through it with the reasons and the numbers.
 """
