@@ -3,7 +3,8 @@
 Builds a private database (default reader_load, dropped afterwards) with 1,000 users and 100,000 stories
 in 100 feeds; every user follows 2 feeds, so each feed page ranks 2,000 entries (2,000,000 in all). Then
 wrk drives 50 connections, each logged in as a different user, at the feed page, and the latency
-percentiles and requests/s are printed (and written as JSON with --json).
+percentiles and requests/s are printed (and written as JSON with --json), with the CPU time each party used during
+the run (gunicorn, PostgreSQL, wrk, and every other process on the machine), so a run on a busy machine shows as one.
 
     python benchmarks/load.py [--connections 50] [--seconds 20] [--json out.json]
 
@@ -15,6 +16,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import socket
 import subprocess
@@ -109,7 +111,11 @@ def populate() -> None:
         for name, definition in indexes:
             if name not in present:
                 cur.execute(definition)
-        cur.execute("ANALYZE")
+    # Measure the steady state, not the aftermath of a bulk load: without this, autovacuum's first pass over two
+    # million new rows and the checkpoint of the build's writes may land inside the measured seconds.
+    with connection.cursor() as cur:
+        cur.execute("VACUUM ANALYZE")
+        cur.execute("CHECKPOINT")
     assert Entry.objects.count() == STORIES // FEEDS * FEEDS_PER_USER * USERS
     assert Subscription.objects.count() == USERS * FEEDS_PER_USER
 
@@ -163,6 +169,43 @@ def parse_wrk(output: str) -> dict:
             "requests/s": round(float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1)), 1),
             "requests": int(requests.group(1)), "non-2xx": int(errors.group(1)) if errors else 0,
             "socket errors": sum(map(int, socket_errors.groups())) if socket_errors else 0}
+
+
+def cpu_ticks() -> dict[int, tuple[str, int]]:
+    """CPU time (clock ticks, user + system) of every process now running, with the program it runs."""
+    ticks = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+            cmdline = (stat.parent / "cmdline").read_bytes()
+        except OSError:  # gone meanwhile
+            continue
+        fields = text.rsplit(")", 1)[1].split()
+        program = text[text.index("(") + 1:text.rindex(")")]
+        if b"gunicorn" in cmdline:
+            program = "gunicorn"
+        ticks[int(stat.parent.name)] = (program, int(fields[11]) + int(fields[12]))
+    return ticks
+
+
+def cpu_shares(before: dict, after: dict, seconds: float, wrk_seconds: float) -> dict:
+    """Core-seconds each party used during the run: web server, database, wrk, and everything else on the machine
+    (a lower bound: processes that ended during the run are not seen)."""
+    used = {"gunicorn": 0, "postgres": 0, "other": 0}
+    others = {}
+    for pid, (program, ticks) in after.items():
+        then = before.get(pid)
+        delta = ticks - (then[1] if then and then[0] == program else 0)
+        used[program if program in used else "other"] += delta
+        if program not in used:
+            others[program] = others.get(program, 0) + delta
+    hertz = os.sysconf("SC_CLK_TCK")
+    shares = {f"cpu s {name}": round(value / hertz, 1) for name, value in used.items()}
+    shares["cpu s wrk"] = round(wrk_seconds, 1)
+    busiest = sorted(others.items(), key=lambda item: -item[1])[:3]
+    shares["other programs"] = ", ".join(f"{name} {ticks / hertz:.1f}" for name, ticks in busiest if ticks) or "none"
+    shares["cpu s available"] = round(seconds * (os.cpu_count() or 1), 1)
+    return shares
 
 
 def serve(env: dict, port: int, workers: int):
@@ -221,14 +264,18 @@ def main(argv=None) -> dict:
             target = f"http://127.0.0.1:{port}{PATH}"
             subprocess.run(["wrk", "-t2", "-c", str(args.connections), "-d3s", "--timeout", "10s", "-s", str(script), target],
                            capture_output=True, check=True)  # warm-up: connections, caches
+            before, started_run, children = cpu_ticks(), time.monotonic(), resource.getrusage(resource.RUSAGE_CHILDREN)
             run = subprocess.run(["wrk", "-t2", "-c", str(args.connections), f"-d{args.seconds}s", "--timeout", "10s", "--latency",
                                   "-s", str(script), target], capture_output=True, text=True, check=True)
+            wrk_usage = resource.getrusage(resource.RUSAGE_CHILDREN)  # wrk has ended: its time is in here
+            shares = cpu_shares(before, cpu_ticks(), time.monotonic() - started_run,
+                                wrk_usage.ru_utime + wrk_usage.ru_stime - children.ru_utime - children.ru_stime)
         finally:
             server.terminate()
             server.wait(20)
         result = {"users": USERS, "stories": STORIES, "entries": STORIES // FEEDS * FEEDS_PER_USER * USERS,
                   "connections": args.connections, "gunicorn workers": args.workers,
-                  "build s": round(build_seconds, 1), **parse_wrk(run.stdout)}
+                  "build s": round(build_seconds, 1), **parse_wrk(run.stdout), **shares}
     finally:
         if not args.keep:
             from django.db import connections

@@ -34,6 +34,7 @@ def clean_article(node, title: str = "", blocks: dict | None = None) -> None:
         blocks = text_blocks(node)
     blocks = _drop_furniture(node, blocks)
     _drop_link_lists(blocks)
+    _drop_linked_item_lists(node, blocks)
     if title:
         _drop_title_heading(node, title)
 
@@ -132,6 +133,26 @@ def _drop_link_lists(blocks: dict) -> None:
             # A list emptied of its link items goes too.
             if parent.tag in ("ul", "ol") and not string_value(parent).strip():
                 _remove(parent)
+
+
+def _drop_linked_item_lists(node, blocks: dict) -> None:
+    """Lists of three or more items that are each mostly link text: teaser streams
+    ("What to read next": a linked headline and its source per item) whose links sit in
+    headings or nested boxes, where the runs above, one parent's lines, do not see them."""
+    for found in list(node.iter("ul", "ol")):
+        items = [child for child in found if child.tag == "li"]
+        if len(items) >= LINK_RUN and all(_mostly_links(item, blocks) for item in items):
+            _remove(found)
+
+
+def _mostly_links(el, blocks: dict) -> bool:
+    chars = links = 0
+    for inner in el.iter():
+        block = blocks.get(inner)
+        if block is not None:
+            chars += block.chars
+            links += block.link_chars
+    return links * 2 > chars
 
 
 def _is_leaf_block(el) -> bool:

@@ -12,7 +12,8 @@
    level, so containers close to their paragraphs win.
 5. The top-scoring element is narrowed to the child holding its largest clump while no
    other child (nor its own paragraphs) holds a comparable one; then siblings holding a
-   comparable clump are merged in, for stories split over several containers.
+   comparable clump are merged in, for stories split over several containers, or else a
+   lead paragraph named as such beside it.
 
 docs/extraction.md walks through it with the reasons and the numbers.
 """
@@ -22,7 +23,7 @@ from lxml import etree
 
 from .article import ExtractionError
 from .clean import drop_hidden
-from .cues import STRONG, WEAK, furniture_strength
+from .cues import STRONG, WEAK, furniture_strength, lead_named
 from .render import INVISIBLE_TAGS
 from .textstats import INLINE_TAGS, PARAGRAPH_CHARS, Block, text_blocks
 
@@ -45,6 +46,10 @@ MERGE_SHARE = 0.3
 OWN_PROSE_CHARS = 2 * PARAGRAPH_CHARS
 # How many levels above the chosen element to look for such siblings.
 MERGE_LEVELS = 3
+# A sibling of the chosen element's own kind (same tag, same first class name) needs
+# only half that share: pages split one story body into repeated containers around an
+# ad or a photo ("story-body story-body-1", "story-body story-body-2").
+KIN_DISCOUNT = 0.5
 
 
 def block_value(block: Block) -> float:
@@ -223,6 +228,17 @@ class Scores:
                 below.add(node)
         return {holder: block for holder, block in self.blocks.items() if holder in below}
 
+    def leads(self, el) -> list:
+        """Earlier siblings of ``el`` named as the story's lead (standfirst, perex, dek...)
+        that hold a paragraph of prose: the summary printed above the body."""
+        return [s for s in el.itersiblings(preceding=True) if self._prose(s) >= PARAGRAPH_CHARS
+                and lead_named(s) and not self._strength(s)]
+
+    def _prose(self, el) -> int:
+        """Unlinked text of ``el``'s own block and of its children's."""
+        found = (self.blocks.get(child) for child in (el, *el))
+        return sum(block.chars - block.link_chars for block in found if block is not None)
+
     def merged_siblings(self, el) -> list:
         """Siblings of ``el`` that hold a clump of prose comparable to its own: the
         rest of a story split into several containers."""
@@ -230,8 +246,19 @@ class Scores:
         if parent is None:
             return []
         wanted = MERGE_SHARE * self.biggest.get(el, 0.0)
-        return [s for s in parent if s is not el and self.biggest.get(s, 0.0) >= wanted > 0
-                and self.score.get(s, 0.0) > 0 and not self._strength(s)]
+        kind = _kind(el)
+
+        def share(sibling) -> float:
+            return wanted * KIN_DISCOUNT if kind and _kind(sibling) == kind else wanted
+
+        return [s for s in parent if s is not el and self.score.get(s, 0.0) > 0
+                and self.biggest.get(s, 0.0) >= share(s) > 0 and not self._strength(s)]
+
+
+def _kind(el) -> tuple | None:
+    """Tag and first class name: what a page's stylesheet treats as the same kind of box."""
+    names = (el.get("class") or "").split()
+    return (el.tag, names[0]) if names else None
 
 
 def clump_value(value: float) -> float:
@@ -274,6 +301,9 @@ def find_article_and_blocks(doc):
         node = scores.skeleton.parent.get(node)
         if node is None or node.tag == "body":
             break
+    leads = scores.leads(best)
+    if leads:
+        return _wrap(best, leads), None
     return best, scores.blocks_below(best)
 
 

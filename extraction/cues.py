@@ -41,6 +41,12 @@ _STORY_WORDS = frozenset("""
     maincontent main-content richtext prose
 """.split())
 
+# Words that name a story's lead (standfirst): the summary printed above its body, often
+# in a box of its own beside the body's container.
+_LEAD_WORDS = frozenset("""
+    lead standfirst perex dek deck intro summary excerpt subtitle subheadline description
+""".split())
+
 # Ids with more words than this are slugs of headings, not component names.
 SLUG_WORDS = 3
 _SPLIT = re.compile(r"[\s_\-:./()]+")
@@ -102,3 +108,8 @@ def _name_strength(class_name: str | None, element_id: str | None, role: str | N
     if weak_tag or not words.isdisjoint(_WEAK_WORDS):
         return _WEAK_UNLESS_QUOTE
     return NOT_FURNITURE
+
+
+def lead_named(el) -> bool:
+    """Whether the class or id names the story's lead paragraph."""
+    return not _LEAD_WORDS.isdisjoint(_words(el.get("class"), el.get("id"), None))

@@ -13,6 +13,7 @@ from .article import ExtractionError
 
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_\-:.]+)""", re.I)
 _BOMS = [(codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be")]
+_BOM_PREFIXES = tuple(bom for bom, _ in _BOMS)
 
 
 def _known(name: str | None) -> str | None:
@@ -70,7 +71,8 @@ _LOCAL = threading.local()
 # What an lxml element refuses to hold as text: C0 controls but tab and line breaks,
 # lone surrogates and the two non-characters U+FFFE, U+FFFF (UTF-8 bytes EF BF BE/BF).
 _CONTROL_BYTES = tuple(bytes([byte]) for byte in (*range(0, 9), 11, 12, *range(14, 32)))
-_NONCHARACTERS = ("\ufffe", "\uffff")
+_NONCHARACTER_LEAD = b"\xef"
+_NONCHARACTER_BYTES = re.compile(b"\xef\xbf[\xbe\xbf]")
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 # Character references ("&#12;") put the same characters back while parsing.
 _CHAR_REF = {str: re.compile(r"&#([xX][0-9a-fA-F]{1,6}|[0-9]{1,7})"),
@@ -84,18 +86,14 @@ def _looks_binary(text: str) -> bool:
     return len(_NOT_TEXT.findall(sample)) > len(sample) // 20
 
 
-def _xml_safe(data: bytes, text: str | None) -> bool:
-    """No byte lxml would refuse as text; ``text`` is ``data`` decoded, when at hand.
-    (Searching bytes for a three-byte sequence costs more than decoding them and
-    searching the text for one character.)"""
+def _xml_safe(data: bytes) -> bool:
+    """No byte lxml would refuse as text, in UTF-8 ``data``."""
     # One memchr per control byte reads faster than one translate over the page.
     if any(map(data.__contains__, _CONTROL_BYTES)):
         return False
-    if data.isascii():
-        return True
-    if text is None:
-        text = data.decode("utf-8", errors="replace")
-    return not any(bad in text for bad in _NONCHARACTERS)
+    # A search for the three bytes reads slowly (UTF-8 text is full of their last
+    # bytes), so it runs only on pages that have their first byte at all (memchr).
+    return _NONCHARACTER_LEAD not in data or _NONCHARACTER_BYTES.search(data) is None
 
 
 def _refers_to_control(markup: str | bytes) -> bool:
@@ -135,14 +133,42 @@ def _parser(encoding: str | None) -> etree.HTMLParser:
     return parsers[encoding]
 
 
+_INVALID_ENCODING = (etree.ErrorTypes.ERR_INVALID_ENCODING,)
+
+
+def _parse_as_utf8(data: bytes) -> lxml.html.HtmlElement | None:
+    """The tree of non-ASCII bytes without a BOM when they are clean UTF-8, else None.
+
+    Such bytes are read as UTF-8 whatever a <meta> says (see ``detect_charset``), and
+    libxml2 reports bytes that are not UTF-8 as it parses, so they go to lxml without
+    being decoded first to find out (a tenth of the parse). On that report the tree is
+    dropped and the charset is found as usual.
+    """
+    if data.isascii() or data.startswith(_BOM_PREFIXES) or not _xml_safe(data):
+        return None
+    doc = error = None
+    try:
+        doc = _parse(data, "utf-8")
+    except ExtractionError as exc:
+        error = exc
+    if _parser("utf-8").error_log.filter_types(_INVALID_ENCODING):
+        return None
+    if error is not None:
+        raise error
+    return doc
+
+
 def parse(html: str | bytes, charset: str | None = None) -> lxml.html.HtmlElement:
     """Parse a page; raise ExtractionError for input that holds no HTML document."""
     if isinstance(html, bytes):
         if not html or html.isspace():
             raise ExtractionError("empty document")
+        doc = _parse_as_utf8(html) if charset is None else None
+        if doc is not None:
+            return doc
         name, skip, text = _sniff(html, charset)
         # Clean UTF-8 goes to lxml as bytes, sparing lxml a re-encode.
-        if name == "utf-8" and _xml_safe(html[skip:], text):
+        if name == "utf-8" and _xml_safe(html[skip:]):
             del text  # the decoded copy is not needed while lxml builds the tree
             return _parse(html[skip:], "utf-8")
         html = text if text is not None else html[skip:].decode(name, errors="replace")

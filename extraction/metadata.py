@@ -23,6 +23,9 @@ class Metadata:
     language: str | None = None
     # The first <head><base href>, unresolved.
     base_href: str | None = None
+    # The title the page declares for itself (Open Graph, Twitter card or <title>), not
+    # one read from a heading: what a heading in the text may repeat.
+    declared_title: str = ""
 
 
 # The elements metadata is read from, gathered in one walk over the page.
@@ -87,11 +90,13 @@ def _ld_value(items: list[dict], key: str) -> str | None:
     return None
 
 
-def title_of(sources: dict[str, list], tags: dict[str, str]) -> str:
+def title_of(sources: dict[str, list], tags: dict[str, str], headings: bool = True) -> str:
+    """Open Graph or Twitter card title, then the first <h1> (unless ``headings`` is
+    false), then <title>."""
     found = _first(tags, "og:title", "twitter:title")
     if found:
         return " ".join(found.split())
-    for tag in ("h1", "title"):
+    for tag in ("h1", "title") if headings else ("title",):
         for el in sources[tag]:
             text = " ".join(string_value(el).split())
             if text:
@@ -130,4 +135,5 @@ def read_metadata(doc) -> Metadata:
     language = (doc.get("lang") or _first(tags, "og:locale") or "").replace("_", "-").strip() or None
     base = next((href for el in sources["base"] if el.getparent().tag == "head"
                  and (href := el.get("href")) is not None), None)
-    return Metadata(title_of(sources, tags), author, published, image, language, base)
+    return Metadata(title_of(sources, tags), author, published, image, language, base,
+                    title_of(sources, tags, headings=False))

@@ -55,7 +55,9 @@ def extract(html: str | bytes, url: str | None = None, method: str = "clump", ch
     base = _base_url(meta.base_href, url)
     # Methods may cut the page apart; everything read from the whole page is read above.
     node, blocks = find_article(doc)
-    clean_article(node, meta.title, blocks)
+    # A heading goes only when it repeats the title the page declares, not when the
+    # title was read from that heading (an <h1> that <title> does not repeat is story).
+    clean_article(node, meta.declared_title, blocks)
     text = element_text(node)
     if not text:
         raise ExtractionError("no article text found")

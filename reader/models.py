@@ -59,6 +59,8 @@ class Story(models.Model):
     extraction_status = models.CharField(max_length=10, choices=Extraction.choices, default=Extraction.PENDING)
     extraction_error = models.TextField(blank=True)
     snippet = models.TextField(blank=True, help_text="the opening words of the better article, for the feed page")
+    features = models.TextField(blank=True, help_text="the recommender's features of the story, as JSON")
+    features_at = models.DateTimeField(null=True, blank=True, help_text="the updated_at the features were made from")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -4,6 +4,7 @@ Ratings are the source of truth. A model that cannot be loaded is rebuilt from t
 """
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 
@@ -28,10 +29,38 @@ def story_value(story: Story) -> recommender.Story:
     )
 
 
-def _stories(ids) -> list[recommender.Story]:
-    # The extracted HTML is the largest field and scoring reads the text: leave it in the database.
-    stories = Story.objects.filter(id__in=list(ids)).select_related("feed").defer("extracted_html", "extraction_error")
-    return [story_value(s) for s in stories]
+def _stories(ids) -> list[recommender.StoryFeatures]:
+    """The stories as the recommender's features: the stored ones while the story is unchanged, else made now.
+
+    Featurising costs 0.3-1 ms a story and a retrain reads every rated story and the user's whole feed, so a
+    story is featurised once per change of its text (Story.updated_at), not at every rating.
+    """
+    rows = Story.objects.filter(id__in=list(ids)).values_list(
+        "id", "features", "features_at", "updated_at", "feed__title", "feed__url")
+    ready, stale = [], []
+    for story_id, stored, made_at, updated_at, feed_title, feed_url in rows:
+        try:
+            if not stored or made_at != updated_at:
+                raise recommender.FeatureError("missing or older than the story")
+            features = recommender.StoryFeatures.from_json(stored)
+        except recommender.FeatureError:  # also corrupt, or made by another FEATURE_VERSION
+            stale.append(story_id)
+            continue
+        if features.feed_title != (feed_title or feed_url):  # the feed was renamed since
+            features = dataclasses.replace(features, feed_title=feed_title or feed_url)
+        ready.append(features)
+    return ready + (_featurise(stale) if stale else [])
+
+
+def _featurise(ids) -> list[recommender.StoryFeatures]:
+    """Features made from the stories' text and stored for the next time (stamped with the version they saw)."""
+    # The extracted HTML is the largest field and features need only the text: leave it in the database.
+    stories = Story.objects.filter(id__in=list(ids)).select_related("feed").defer(
+        "extracted_html", "extraction_error", "features")
+    made = [(story, recommender.featurize(story_value(story))) for story in stories]
+    _update_from_values(Story, ["id"], ["features", "features_at"],
+                        [(story.id, features.to_json(), story.updated_at) for story, features in made])
+    return [features for _, features in made]
 
 
 def community() -> recommender.CommunityPrior:
@@ -43,7 +72,8 @@ def community() -> recommender.CommunityPrior:
              .annotate(good=Count("id", filter=Q(value=Rating.GOOD)), bad=Count("id", filter=Q(value=Rating.BAD))))
     counts = {v["story_id"]: (v["good"], v["bad"]) for v in votes}
     previous = _community_cache[1].crowd_model if _community_cache else None
-    prior = recommender.CommunityPrior([(s, *counts[s.id]) for s in _stories(counts)]).with_crowd_model(start=previous)
+    prior = recommender.CommunityPrior([(s, *counts[s.story_id]) for s in _stories(counts)])
+    prior = prior.with_crowd_model(start=previous)
     _community_cache[:] = [time.monotonic(), prior]
     return prior
 
@@ -94,8 +124,9 @@ def retrain(user_id: int) -> bool:
 
 
 def _fit_and_store(user_id: int):
-    ratings = list(Rating.objects.filter(user_id=user_id).select_related("story__feed"))
-    rated = [(story_value(r.story), r.good) for r in ratings]
+    ratings = list(Rating.objects.filter(user_id=user_id).order_by("created_at", "id").values_list("story_id", "value"))
+    features = {f.story_id: f for f in _stories(story_id for story_id, _ in ratings)}
+    rated = [(features[story_id], value == Rating.GOOD) for story_id, value in ratings if story_id in features]
     feeds = set(Subscription.objects.filter(user_id=user_id).values_list("feed_id", flat=True))
     model = recommender.fit(rated, subscribed_feeds=feeds, community=community())
     stored, created = TasteModel.objects.get_or_create(
@@ -136,20 +167,28 @@ def _score_user(user_id: int, model, batches) -> None:
 
 
 def _write_scores(user_id: int, scored) -> None:
-    """Every score of one user's batch in one UPDATE ... FROM (VALUES ...), without reading the entries first:
-    bulk_update() built a CASE per row and field, which cost more than the scoring itself."""
-    if not scored:
-        return
-    reasons = Entry._meta.get_field("reasons")
-    rows = [(s.story_id, float(s.score), bool(s.recommended), reasons.get_db_prep_value(s.reasons, connection))
-            for s in scored]
-    table = connection.ops.quote_name(Entry._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"WITH scored (story_id, score, recommended, reasons) AS (VALUES {', '.join(['(%s, %s, %s, %s)'] * len(rows))}) "
-            f"UPDATE {table} SET score = scored.score, recommended = scored.recommended, reasons = scored.reasons "
-            f"FROM scored WHERE {table}.user_id = %s AND {table}.story_id = scored.story_id",
-            [value for row in rows for value in row] + [user_id])
+    _update_from_values(Entry, ["user_id", "story_id"], ["score", "recommended", "reasons"],
+                        [(user_id, s.story_id, float(s.score), bool(s.recommended), s.reasons) for s in scored])
+
+
+def _update_from_values(model, keys: list[str], fields: list[str], rows: list[tuple]) -> None:
+    """Rows (keys..., fields...) written by UPDATE ... FROM (VALUES ...), 500 rows a statement (a few MB of
+    features at most), without reading them first: bulk_update() built a CASE per row and field, which cost
+    more than the scoring itself."""
+    quote, meta = connection.ops.quote_name, model._meta
+    columns = [meta.get_field(name) for name in keys + fields]
+    names = ", ".join(quote(column.column) for column in columns)
+    table = quote(meta.db_table)
+    assignments = ", ".join(f"{quote(meta.get_field(f).column)} = v.{quote(meta.get_field(f).column)}" for f in fields)
+    matches = " AND ".join(f"{table}.{quote(meta.get_field(k).column)} = v.{quote(meta.get_field(k).column)}"
+                           for k in keys)
+    for start in range(0, len(rows), 500):
+        chunk = rows[start:start + 500]
+        values = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * len(chunk))
+        params = [column.get_db_prep_save(value, connection) for row in chunk for column, value in zip(columns, row)]
+        with connection.cursor() as cursor:
+            cursor.execute(f"WITH v ({names}) AS (VALUES {values}) UPDATE {table} SET {assignments} FROM v "
+                           f"WHERE {matches}", params)
 
 
 def score_stories(story_ids: list[int]) -> int:

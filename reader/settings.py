@@ -58,9 +58,21 @@ ROOT_URLCONF = "reader.urls"
 WSGI_APPLICATION = "reader.wsgi.application"
 
 TEMPLATES = [
-    {
+    {   # the reader's pages (see reader/jinja.py)
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {
+            "environment": "reader.jinja.environment",
+            "context_processors": [
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "reader.context_processors.csrf",
+            ],
+        },
+    },
+    {   # the admin's own templates
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -69,12 +81,6 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
             ],
         },
-    },
-    {   # the feed list only (see reader/jinja.py)
-        "BACKEND": "django.template.backends.jinja2.Jinja2",
-        "DIRS": [BASE_DIR / "templates" / "jinja2"],
-        "APP_DIRS": False,
-        "OPTIONS": {"environment": "reader.jinja.environment"},
     },
 ]
 

@@ -11,11 +11,9 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template import engines
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from . import api, opml, ranking, stream, subscribe as subscribing
@@ -40,10 +38,9 @@ def home(request):
     except stream.BadCursor:
         raise Http404("That page of your feed does not exist") from None
     context = {"page": page, "filter": filter_name, "filters": FILTER_LABELS}
-    entries_html = engines["jinja2"].get_template("reader/entries.html").render(context, request)
     if request.GET.get("partial"):  # the next page, for the infinite scroll
-        return HttpResponse(entries_html)
-    return render(request, "reader/home.html", {**context, "entries_html": mark_safe(entries_html)})
+        return render(request, "reader/entries.html", context)
+    return render(request, "reader/home.html", context)
 
 
 def article_html(story, source: str) -> tuple[str, str]:

@@ -47,3 +47,16 @@ def test_base_element_sets_where_links_point():
     html = extract(page, url="https://town.example/news/library").html
     assert 'src="https://cdn.example/base/img/plan.png"' in html
     assert 'href="https://cdn.example/budget"' in html
+
+
+def test_a_heading_goes_only_when_it_repeats_the_title_the_page_declares():
+    # Without og:title the h1 is the article's title; it stays in the text unless
+    # <title> says the same, since then it is only the title again.
+    def page(title, heading):
+        return (f"<html><head><title>{title}</title></head><body><article><h1>{heading}</h1>"
+                f"<p>{PARA}</p><p>{PARA}</p></article></body></html>")
+
+    kept = extract(page("Base URL test", "Lorem"))
+    assert kept.title == "Lorem" and kept.text.startswith("Lorem\n\n")
+    dropped = extract(page("Lorem ipsum dolor | Site", "Lorem ipsum dolor"))
+    assert dropped.title == "Lorem ipsum dolor" and dropped.text.startswith("The mayor")

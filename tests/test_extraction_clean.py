@@ -60,3 +60,15 @@ def test_table_cells_that_repeat_stay():
     rows = "".join(f"<tr><td>{i}</td><td>Driver {i}</td><td>0</td><td>1</td></tr>" for i in range(2, 7))
     node = cleaned(f"<p>{PARA}</p><table>{rows}</table>")
     assert [td.text for td in node.iter("td")].count("0") == 5
+
+
+def test_a_list_of_linked_headlines_goes_and_a_list_of_points_with_links_stays():
+    teaser = ("<li><div><div><h3><a href='/t{0}'>Another story headline number {0}</a></h3></div>"
+              "<div><div>Agency</div></div></div></li>")
+    point = "<li>{1} with <a href='/p{0}'>a source</a>.</li>"
+    items = "".join(teaser.format(i) for i in range(4))
+    points = "".join(point.format(i, PARA) for i in range(4))
+    node = cleaned(f"<p>{PARA}</p><h2>What to read next</h2><ul>{items}</ul><ol>{points}</ol>")
+    text = node.text_content()
+    assert "story headline" not in text
+    assert text.count("a source") == 4

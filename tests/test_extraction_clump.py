@@ -47,6 +47,25 @@ def test_story_split_over_sibling_containers_is_merged():
     assert "Buy now" not in text
 
 
+
+@pytest.mark.parametrize(("second", "merged"), [("story-body story-body-2", True), ("more-text", False)])
+def test_a_smaller_part_of_the_same_kind_is_merged(second, merged):
+    # Three paragraphs beside twelve are too few for any sibling, but enough for one
+    # that carries the story container's own class.
+    html = page(f"<div class='wrap'><div class='story-body story-body-1'>{paragraphs(12)}</div>"
+                f"<div class='ad-slot'><a href='/ad'>Buy now</a></div>"
+                f"<div class='{second}'>{paragraphs(3, 'div')}</div></div>{nav_links()}")
+    assert extract(html).text.count("Paragraph") == (15 if merged else 12)
+
+
+def test_a_lead_paragraph_beside_the_body_is_part_of_the_story():
+    lead = "Officials said the vote ends ten years of debate about the crossing, and work starts soon."
+    html = page(f"<div class='article'><div class='article__perex'>{lead}</div>"
+                f"<div class='author'>By Sam Reporter</div><div class='article__content'>{paragraphs(10)}</div></div>"
+                f"<div class='teaser-summary'><a href='/other'>{lead}</a></div>{nav_links()}")
+    text = extract(html).text
+    assert text.startswith("Officials said") and text.count("Paragraph") == 10
+
 def test_misleading_wrapper_name_does_not_hide_the_story():
     # A furniture word on a wrapper holding most of the page's prose is not furniture.
     html = page(f"<div class='layout has-sidebar page-ad-margins'><div>{paragraphs(6)}</div>"

@@ -38,6 +38,16 @@ def test_undeclared_legacy_bytes_are_detected():
     assert "connaît" in decode(f"<p>{text}</p>".encode("windows-1252"))
 
 
+@pytest.mark.parametrize(("data", "text"), [
+    ("<meta charset='windows-1251'><p>Привет мир</p>".encode("windows-1251"), "Привет мир"),
+    ("<meta charset='gb2312'><p>谷歌人工智能</p>".encode("utf-8"), "谷歌人工智能"),
+    (("<p>" + "Le cœur a ses raisons que la raison ne connaît point. " * 20 + "</p>").encode("windows-1252"), "connaît"),
+])
+def test_parse_reads_bytes_as_decode_does(data, text):
+    # Non-ASCII bytes go to lxml as UTF-8 first; bytes that are not UTF-8 come back.
+    assert text in parse(data).text_content()
+
+
 def test_unknown_charset_names_are_ignored():
     assert TEXT in decode(f"<p>{TEXT}</p>".encode("utf-8"), charset="no-such-charset")
 
