@@ -129,9 +129,8 @@ class CrowdModel:
     def excluding(self, ratings: list[tuple[object, bool]]) -> "CrowdModel":
         """A view with one user's votes taken out of every fold model (ids unknown to it are ignored).
 
-        One Newton step from each fold's optimum, restricted to the features the user's rated
-        stories carry: their votes' influence. It leaves the other features' weights as they are,
-        so it removes the votes' first-order effect, not their echo through correlated features.
+        Approximate (see _influence): it leaves the weights of features on which the user cast
+        under MIN_SHARE of the votes as they are, so their echo through those stays.
         """
         known = [(self._rows[story_id], float(good)) for story_id, good in ratings if story_id in self._rows]
         if not known:
@@ -155,8 +154,6 @@ class CrowdModel:
         X = self._X[near][:, touched]
         good = self._good[near] - np.bincount(rows, labels, minlength=len(self._votes))[near]
         votes = self._votes[near] - np.bincount(rows, minlength=len(self._votes))[near]
-        change = np.zeros((len(touched), self.weights.shape[1]), np.float32)
-        intercepts = np.zeros(self.weights.shape[1])
         folds = [k for k in range(self.weights.shape[1]) if (self._folds[rows] != k).any()]
         train = [self._folds[near] != k for k in folds]
         w = [self.weights[touched, k].astype(np.float64) for k in folds]
@@ -172,15 +169,21 @@ class CrowdModel:
                                           precondition=True)
             w = [wk + step[:-1] for wk, step in zip(w, steps)]
             z = [zk + X @ step[:-1] for zk, step in zip(z, steps)]
-        all_good = self._good - np.bincount(rows, labels, minlength=len(self._votes))
-        all_votes = self._votes - np.bincount(rows, minlength=len(self._votes))
+        change = np.zeros((len(touched), self.weights.shape[1]), np.float32)
+        intercepts = np.zeros(self.weights.shape[1])
         for i, k in enumerate(folds):
             change[:, k] = w[i] - self.weights[touched, k]
-            # then the intercept, given the new weights: a Newton step over all the fold's stories
             logits = self._logits[k].copy()
             logits[near] = z[i]
-            p = expit(logits)
-            train = self._folds != k
-            grad = np.sum((all_votes * p - all_good)[train]) + INTERCEPT_PENALTY * (self.intercepts[k] - self.base)
-            intercepts[k] = -grad / (np.sum((all_votes * p * (1 - p))[train]) + INTERCEPT_PENALTY)
+            intercepts[k] = self._intercept_step(k, logits)
         return touched, change, intercepts
+
+    def _intercept_step(self, k: int, logits: np.ndarray) -> float:
+        """Fold k's intercept change without the user's votes, given the stories' new ``logits``: a
+        Newton step over all the fold's stories."""
+        good = self._good - np.bincount(self._own_rows, self._own_labels, minlength=len(self._votes))
+        votes = self._votes - np.bincount(self._own_rows, minlength=len(self._votes))
+        p = expit(logits)
+        train = self._folds != k
+        grad = np.sum((votes * p - good)[train]) + INTERCEPT_PENALTY * (self.intercepts[k] - self.base)
+        return -grad / (np.sum((votes * p * (1 - p))[train]) + INTERCEPT_PENALTY)
