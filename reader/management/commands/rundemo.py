@@ -29,6 +29,11 @@ DEMO_TASTE = {"lunar-lander-kestrel-touches-down": Rating.GOOD, "exoplanet-haze-
               "football-women-cup-semifinal": Rating.BAD, "basketball-comets-playoff-berth": Rating.BAD}
 
 
+def _interrupt(signum, frame):
+    """`kill` (SIGTERM) stops the demo as Ctrl-C does, its server and workers included, instead of leaving them."""
+    raise KeyboardInterrupt
+
+
 class Command(BaseCommand):
     help = "Run the reader for development: web server, Celery worker and beat, and the offline demo site."
 
@@ -43,6 +48,7 @@ class Command(BaseCommand):
         site = make_server("127.0.0.1", demo_port)
         threading.Thread(target=site.serve_forever, daemon=True).start()
         password = self._demo_account(demo_port)
+        signal.signal(signal.SIGTERM, _interrupt)
         children = self._start_children(port)
         threading.Thread(target=self._seed_taste, daemon=True).start()
         self.stdout.write(self.style.SUCCESS(

@@ -1,0 +1,69 @@
+"""`manage.py rundemo` (what `make run` starts) stops its web server, worker and beat when it is stopped."""
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def children_of(pid: int) -> set[int]:
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+def test_stopping_the_demo_stops_everything_it_started(tmp_path, stop):
+    env = {**os.environ, "DEBUG": "1", "VAR_DIR": str(tmp_path), "FETCH_ALLOWED_NETWORKS": "127.0.0.1/32"}
+    for name in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "TEST_DATABASE_NAME"):
+        env.pop(name, None)  # the embedded default: SQLite and the disk broker in tmp_path
+    demo = subprocess.Popen([sys.executable, "manage.py", "rundemo", "--port", str(free_port()),
+                             "--demo-port", str(free_port())], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, start_new_session=True)
+    children = set()
+    try:
+        for line in demo.stdout:
+            if "Reader on http://127.0.0.1:" in line:
+                break
+        children = children_of(demo.pid)
+        assert len(children) == 3, children  # runserver, celery worker, celery beat
+        time.sleep(2)  # let them get going
+        demo.send_signal(stop)  # to the command alone, as `kill` does
+        assert demo.wait(60) is not None
+        deadline = time.monotonic() + 30
+        while any(alive(pid) for pid in children) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not [pid for pid in children if alive(pid)]
+    finally:  # nothing outlives the test, whatever failed
+        for pid in children | children_of(demo.pid):
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        if demo.poll() is None:
+            demo.kill()
