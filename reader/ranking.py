@@ -39,17 +39,21 @@ def _stories(ids) -> list[recommender.StoryFeatures]:
         "id", "features", "features_at", "updated_at", "feed__title", "feed__url")
     ready, stale = [], []
     for story_id, stored, made_at, updated_at, feed_title, feed_url in rows:
-        try:
-            if not stored or made_at != updated_at:
-                raise recommender.FeatureError("missing or older than the story")
-            features = recommender.StoryFeatures.from_json(stored)
-        except recommender.FeatureError:  # also corrupt, or made by another FEATURE_VERSION
+        features = _stored_features(stored) if stored and made_at == updated_at else None
+        if features is None:
             stale.append(story_id)
-            continue
-        if features.feed_title != (feed_title or feed_url):  # the feed was renamed since
-            features = dataclasses.replace(features, feed_title=feed_title or feed_url)
-        ready.append(features)
+        elif features.feed_title != (feed_title or feed_url):  # the feed was renamed since
+            ready.append(dataclasses.replace(features, feed_title=feed_title or feed_url))
+        else:
+            ready.append(features)
     return ready + (_featurise(stale) if stale else [])
+
+
+def _stored_features(stored: str) -> recommender.StoryFeatures | None:
+    try:
+        return recommender.StoryFeatures.from_json(stored)
+    except recommender.FeatureError:  # corrupt, or made by another FEATURE_VERSION
+        return None
 
 
 def _featurise(ids) -> list[recommender.StoryFeatures]:
@@ -177,11 +181,11 @@ def _update_from_values(model, keys: list[str], fields: list[str], rows: list[tu
     more than the scoring itself."""
     quote, meta = connection.ops.quote_name, model._meta
     columns = [meta.get_field(name) for name in keys + fields]
-    names = ", ".join(quote(column.column) for column in columns)
+    quoted = [quote(column.column) for column in columns]
     table = quote(meta.db_table)
-    assignments = ", ".join(f"{quote(meta.get_field(f).column)} = v.{quote(meta.get_field(f).column)}" for f in fields)
-    matches = " AND ".join(f"{table}.{quote(meta.get_field(k).column)} = v.{quote(meta.get_field(k).column)}"
-                           for k in keys)
+    names = ", ".join(quoted)
+    assignments = ", ".join(f"{name} = v.{name}" for name in quoted[len(keys):])
+    matches = " AND ".join(f"{table}.{name} = v.{name}" for name in quoted[:len(keys)])
     for start in range(0, len(rows), 500):
         chunk = rows[start:start + 500]
         values = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * len(chunk))
