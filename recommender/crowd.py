@@ -152,8 +152,10 @@ class CrowdModel:
         touched = np.flatnonzero(own >= MIN_SHARE * np.maximum(self._feature_votes, 1))
         near = np.unique(self._by_column[:, touched].indices)  # the stories carrying them
         X = self._X[near][:, touched]
-        good = self._good[near] - np.bincount(rows, labels, minlength=len(self._votes))[near]
-        votes = self._votes[near] - np.bincount(rows, minlength=len(self._votes))[near]
+        # every story's votes without the user's
+        all_good = self._good - np.bincount(rows, labels, minlength=len(self._votes))
+        all_votes = self._votes - np.bincount(rows, minlength=len(self._votes))
+        good, votes = all_good[near], all_votes[near]
         folds = [k for k in range(self.weights.shape[1]) if (self._folds[rows] != k).any()]
         train = [self._folds[near] != k for k in folds]
         w = [self.weights[touched, k].astype(np.float64) for k in folds]
@@ -175,14 +177,12 @@ class CrowdModel:
             change[:, k] = w[i] - self.weights[touched, k]
             logits = self._logits[k].copy()
             logits[near] = z[i]
-            intercepts[k] = self._intercept_step(k, logits)
+            intercepts[k] = self._intercept_step(k, logits, all_good, all_votes)
         return touched, change, intercepts
 
-    def _intercept_step(self, k: int, logits: np.ndarray) -> float:
-        """Fold k's intercept change without the user's votes, given the stories' new ``logits``: a
-        Newton step over all the fold's stories."""
-        good = self._good - np.bincount(self._own_rows, self._own_labels, minlength=len(self._votes))
-        votes = self._votes - np.bincount(self._own_rows, minlength=len(self._votes))
+    def _intercept_step(self, k: int, logits: np.ndarray, good: np.ndarray, votes: np.ndarray) -> float:
+        """Fold k's intercept change given the stories' new ``logits`` and their votes without the
+        user's (``good``, ``votes``): a Newton step over all the fold's stories."""
         p = expit(logits)
         train = self._folds != k
         grad = np.sum((votes * p - good)[train]) + INTERCEPT_PENALTY * (self.intercepts[k] - self.base)
