@@ -40,6 +40,9 @@ class Reader:
     labels: np.ndarray  # the rating (True good) the reader gives or would give each stream story
     rated: np.ndarray  # stream offsets of the stories actually rated, in order
     taste: dict = field(default_factory=dict)
+    # the rest of the hidden draws (noise sd, good share, threshold, flip rate, concept pool and its
+    # pick weights, desk affinities), for benchmarks/recommender_bound.py's oracle
+    parameters: dict = field(default_factory=dict)
 
 
 def shared_appeal(concepts: list[tuple[str, ...]], sd: float, rng) -> dict[str, float]:
@@ -70,17 +73,27 @@ def make_reader(reader_id, items, concepts, appeal, population: Population, rng)
     affinity = {d: rng.normal(0, population.desk_affinity) for d in desks}
     truth = np.array([affinity[items[i].desk] + sum(taste.get(c, 0) + appeal.get(c, 0) for c in concepts[i])
                       for i in stream])
-    noisy = truth + rng.normal(0, rng.uniform(*population.noise), len(stream))
-    labels = noisy > np.quantile(noisy, 1 - rng.uniform(*population.good_share))
-    flips = rng.random(len(stream)) < rng.uniform(*population.flip)
-    labels = labels ^ flips
+    noise = rng.uniform(*population.noise)
+    noisy = truth + rng.normal(0, noise, len(stream))
+    good_share = rng.uniform(*population.good_share)
+    threshold = float(np.quantile(noisy, 1 - good_share))
+    draws = rng.random(len(stream))
+    flip = rng.uniform(*population.flip)
+    labels = (noisy > threshold) ^ (draws < flip)
     start = int(rng.uniform(*population.start) * len(stream))
     rated = np.flatnonzero(rng.random(len(stream)) < rng.uniform(*population.rate_share))
     rated = rated[rated >= start]
-    return Reader(reader_id, desks, stream, truth, labels, rated, taste)
+    parameters = {"noise": noise, "good_share": good_share, "threshold": threshold, "flip": flip,
+                  "pool": pool, "pool_weights": p / p.sum(), "affinity": affinity}
+    return Reader(reader_id, desks, stream, truth, labels, rated, taste, parameters)
+
+
+def simulate_with_appeal(items, concepts, readers: int, seed: int, population: Population = Population()):
+    """The shared appeal of every concept and the readers."""
+    rng = np.random.default_rng(seed)
+    appeal = shared_appeal(concepts, population.shared_taste, rng)
+    return appeal, [make_reader(r, items, concepts, appeal, population, rng) for r in range(readers)]
 
 
 def simulate(items, concepts, readers: int, seed: int, population: Population = Population()):
-    rng = np.random.default_rng(seed)
-    appeal = shared_appeal(concepts, population.shared_taste, rng)
-    return [make_reader(r, items, concepts, appeal, population, rng) for r in range(readers)]
+    return simulate_with_appeal(items, concepts, readers, seed, population)[1]
