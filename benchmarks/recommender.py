@@ -35,10 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import recommender  # noqa: E402
 import recommender_reuters  # noqa: E402
 from recommender.crowd import CrowdModel  # noqa: E402
+from recommender_protocol import HORIZON, KS, mean_ci, ranked_window  # noqa: E402
 from recommender_simulation import Population, simulate  # noqa: E402
 
-KS = (5, 10, 20, 50, 100)
-HORIZON = 50
 METHODS = ("newest", "popularity", "tfidf_lr", "ours_no_community", "ours", "ceiling")
 REPO = Path(__file__).resolve().parents[1]
 
@@ -81,15 +80,8 @@ class Evaluation:
         self.shown = {k: [] for k in KS}
         self.snapshot = (None, None)  # (cut, CrowdModel) of the latest nightly refit
 
-    def rank(self, reader, k):
-        rated = reader.rated[:k]
-        start = rated[-1] + 1
-        window = np.arange(start, start + HORIZON)
-        if len(rated) < k or window[-1] >= len(reader.stream):
-            return None
+    def rank(self, reader, k, rated, window):
         labels = reader.labels[window]
-        if labels.all() or not labels.any():
-            return None
         community = self.community_before(reader.stream[window[0]])
         crowd = community.with_crowd_model(self.crowd_model_before(reader.stream[window[0]]))
         train = [(self.features[reader.stream[o]], bool(reader.labels[o])) for o in rated]
@@ -130,10 +122,6 @@ class Evaluation:
             self.snapshot = (cut, model)
         return self.snapshot[1]
 
-    def window_start(self, reader, k) -> int:
-        """Stream offset of the first story ranked after k ratings (past the stream if too few)."""
-        return reader.rated[k - 1] + 1 if len(reader.rated) >= k else len(reader.stream)
-
     def _tfidf_lr(self, train_rows, y, test_rows):
         if y.all() or not y.any():
             return np.zeros(len(test_rows))
@@ -145,26 +133,15 @@ class Evaluation:
         tasks = []
         for reader in self.readers:
             for k in KS:
-                start = self.window_start(reader, k)
-                tasks.append((self.night_before(reader.stream[start]) if start < len(reader.stream) else 0, reader.id, k))
+                if (chosen := ranked_window(reader, k)) is not None:
+                    tasks.append((self.night_before(reader.stream[chosen[1][0]]), reader.id, k, chosen))
         readers = {reader.id: reader for reader in self.readers}
-        for _, reader_id, k in sorted(tasks):
-            ranked = self.rank(readers[reader_id], k)
-            if ranked is None:
-                continue
-            scores, labels = ranked
+        for _, reader_id, k, (rated, window) in sorted(tasks, key=lambda task: task[:3]):
+            scores, labels = self.rank(readers[reader_id], k, rated, window)
             for method, s in scores.items():
                 self.auc[method][k].append(roc_auc_score(labels, s))
                 self.p10[method][k].append(precision_at(np.asarray(s, float), labels))
         return self
-
-
-def summary(values):
-    values = np.asarray(values, float)
-    if not len(values):
-        return {"mean": None, "ci95": None, "n": 0}
-    ci = 1.96 * values.std(ddof=1) / np.sqrt(len(values)) if len(values) > 1 else 0.0
-    return {"mean": round(float(values.mean()), 4), "ci95": round(float(ci), 4), "n": len(values)}
 
 
 def table(title, figures):
@@ -177,6 +154,14 @@ def table(title, figures):
             cells.append(f"{f['mean']:.3f} ± {f['ci95']:.3f}".rjust(17) if f["n"] else "-".rjust(17))
         lines.append(f"{k:>7} {n:>7} " + " ".join(cells))
     return "\n".join(lines)
+
+
+def summary(values):
+    figure = mean_ci(values)
+    if figure is None:
+        return {"mean": None, "ci95": None, "n": 0}
+    mean, ci, n = figure
+    return {"mean": round(mean, 4), "ci95": round(ci, 4), "n": n}
 
 
 def plot(figures, path: Path, seed, n_readers):

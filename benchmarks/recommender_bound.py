@@ -52,15 +52,14 @@ from pathlib import Path
 import numpy as np
 from scipy import optimize, sparse
 from scipy.special import ndtr
-from scipy.stats import rankdata
+from sklearn.metrics import roc_auc_score
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import recommender_reuters  # noqa: E402
+from recommender_protocol import HORIZON, KS, mean_ci, ranked_window  # noqa: E402
 from recommender_simulation import Population, simulate_with_appeal  # noqa: E402
 
-KS = (5, 10, 20, 50, 100)
-HORIZON = 50
 METHODS = ("appeal", "appeal_affinity", "prior_only", "oracle_lap_mean", "oracle_lap_prob",
            "oracle_is_mean", "oracle_is_prob", "nocrowd_lap_prob", "ceiling")
 REPO = Path(__file__).resolve().parents[1]
@@ -143,28 +142,6 @@ def laplace(design, offset, y, prior_mean, prior_var, threshold, noise, flip):
     return theta, np.linalg.inv(precision)
 
 
-def auc(labels, scores):
-    ranks = rankdata(scores)
-    n_pos = labels.sum()
-    n_neg = len(labels) - n_pos
-    return float((ranks[labels].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg))
-
-
-def windows(reader):
-    """(k, training offsets, window offsets) exactly as Evaluation.rank chooses them."""
-    for k in KS:
-        rated = reader.rated[:k]
-        if len(rated) < k:
-            continue
-        window = np.arange(rated[-1] + 1, rated[-1] + 1 + HORIZON)
-        if window[-1] >= len(reader.stream):
-            continue
-        labels = reader.labels[window]
-        if labels.all() or not labels.any():
-            continue
-        yield k, rated, window
-
-
 def gaussian_oracle(x, base, desk_of, n_desks, good, tr, te, mean_w, var_w, affinity_var, threshold, noise, flip):
     """Laplace posterior mean utility and predictive probability of 'good' for the stories te."""
     cols = np.flatnonzero(x[tr].sum(axis=0))
@@ -192,7 +169,7 @@ def importance(loglik, u, p_good, tr, te):
 
 def evaluate_reader(reader, params, items, concepts, appeal, population, n_samples, rng, noisy_appeals=()):
     """AUC per method for each of the reader's windows, and the importance sampler's ESS per k."""
-    tasks = list(windows(reader))
+    tasks = [(k, *chosen) for k in KS if (chosen := ranked_window(reader, k)) is not None]
     if not tasks:
         return {}, {}
     threshold, noise, flip = params["threshold"], params["noise"], params["flip"]
@@ -247,16 +224,13 @@ def evaluate_reader(reader, params, items, concepts, appeal, population, n_sampl
             _, scores[f"oracle_lap~{tau:g}"] = gaussian_oracle(
                 x, shrink * est, desk_of, nd, good, tr, te, mean_w, var_w + shrink * tau ** 2,
                 affinity_var, threshold, noise, flip)
-        out[k] = {method: auc(labels, s) for method, s in scores.items()}
+        out[k] = {method: roc_auc_score(labels, s) for method, s in scores.items()}
     return out, ess
 
 
-def summary(values):
-    values = np.asarray(values, float)
-    if not len(values):
-        return "-".rjust(15)
-    ci = 1.96 * values.std(ddof=1) / np.sqrt(len(values)) if len(values) > 1 else 0.0
-    return f"{values.mean():.3f} ± {ci:.3f}".rjust(15)
+def _cell(values) -> str:
+    figure = mean_ci(values)
+    return (f"{figure[0]:.3f} ± {figure[1]:.3f}" if figure else "-").rjust(15)
 
 
 def table(results, ess, methods=METHODS):
@@ -264,7 +238,7 @@ def table(results, ess, methods=METHODS):
     for k in KS:
         n = len(results["ceiling"][k])
         e = np.array(ess[k]) if ess[k] else np.array([np.nan])
-        lines.append(f"{k:>7} {n:>7} " + " ".join(summary(results[m][k]) for m in methods)
+        lines.append(f"{k:>7} {n:>7} " + " ".join(_cell(results[m][k]) for m in methods)
                      + f"   {np.median(e):8.0f} / {np.percentile(e, 10):.0f}")
     return "\n".join(lines)
 
