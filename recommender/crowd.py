@@ -167,8 +167,7 @@ class CrowdModel:
             curvatures = [votes * pk * (1 - pk) * tk for pk, tk in zip(p, train)]
             # the intercept is held here (an immovable penalty): the stories near the user's are
             # not all stories, so they cannot say how it moves
-            steps = logistic.newton_steps(X, curvatures, grads, np.full(len(touched), PENALTY), 1e12, RTOL,
-                                          precondition=True)
+            steps = logistic.newton_steps(X, curvatures, grads, np.full(len(touched), PENALTY), 1e12, RTOL)
             w = [wk + step[:-1] for wk, step in zip(w, steps)]
             z = [zk + X @ step[:-1] for zk, step in zip(z, steps)]
         change = np.zeros((len(touched), self.weights.shape[1]), np.float32)

@@ -125,12 +125,13 @@ def fit(X: sparse.csr_matrix, y: np.ndarray, penalty: np.ndarray,
 
 
 def newton_steps(X: sparse.csr_matrix, curvatures: list[np.ndarray], grads: list[np.ndarray], penalty: np.ndarray,
-                 intercept_penalty: float, rtol: float = 1e-3, precondition: bool = False) -> list[np.ndarray]:
+                 intercept_penalty: float, rtol: float = 1e-3) -> list[np.ndarray]:
     """H⁻¹·(−grad) for each (curvature, grad) pair, H the loss's Hessian (as in ``fit``, intercept
     last) where the rows' curvature (sample_weight·p·(1−p)) is ``curvature``: how far an optimum
     moves when ``grad`` is added to its gradient, e.g. when some votes are taken out of the data it
-    was fitted on (their influence). Solved to ``rtol`` times grad's norm."""
+    was fitted on (their influence). Solved to ``rtol`` times grad's norm, Jacobi-preconditioned
+    (see _newton_step)."""
     problem = _Problem(X, np.zeros(X.shape[0]), penalty, np.zeros(len(penalty)), 0.0, intercept_penalty)
     with _THREADS.limit(limits=1):
-        return [_newton_step(problem, curvature, grad, rtol * np.linalg.norm(grad), precondition)
+        return [_newton_step(problem, curvature, grad, rtol * np.linalg.norm(grad), precondition=True)
                 for curvature, grad in zip(curvatures, grads)]
