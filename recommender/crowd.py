@@ -18,6 +18,7 @@ and kept honest three ways:
 """
 from __future__ import annotations
 
+import itertools
 import zlib
 
 import numpy as np
@@ -29,6 +30,9 @@ from .features import DIM, StoryFeatures, matrix
 
 FOLDS = 5
 PENALTY = 1.0  # ridge on every weight; the data term is a sum over hundreds of thousands of votes
+# Times PENALTY for the weights of these kinds. What readers in general like is a matter of subjects,
+# people and desks; the many words of a text mostly add noise to that view (see docs/recommender.md).
+KIND_PENALTY = {"word": 4.0, "title": 4.0}
 INTERCEPT_PENALTY = 1e-4
 GTOL_PER_VOTE = 1e-6  # the gradient is a sum over votes: stop relative to how many there are
 # Taking a user's votes out: in the tests (a user with 5 % of the votes) 18 % of their effect on the
@@ -43,6 +47,16 @@ MIN_SHARE = 0.02
 def folds_of(story_ids, folds: int) -> np.ndarray:
     """A story's fold, stable across snapshots and processes (a hash of its id)."""
     return np.fromiter((zlib.crc32(str(i).encode()) % folds for i in story_ids), np.int64, len(story_ids))
+
+
+def _penalties(features: list[StoryFeatures]) -> np.ndarray:
+    """The ridge on each feature index, by the kind of feature the stories hash there."""
+    indices = np.concatenate([f.indices for f in features]) if features else np.zeros(0, np.int64)
+    kinds = itertools.chain.from_iterable(f.kinds for f in features)
+    factors = np.fromiter((KIND_PENALTY.get(kind, 1.0) for kind in kinds), np.float64, len(indices))
+    scale = np.ones(DIM)
+    scale[indices] = factors
+    return PENALTY * scale
 
 
 def _private_features_dropped(X: sparse.csr_matrix, votes: np.ndarray, min_raters: int) -> sparse.csr_matrix:
@@ -63,8 +77,9 @@ def _private_features_dropped(X: sparse.csr_matrix, votes: np.ndarray, min_rater
 class CrowdModel:
     """Fold models of the crowd's taste over the hashed story features (see the module's doc)."""
 
-    def __init__(self, weights, intercepts, base, ids, X, good, votes, logits):
+    def __init__(self, weights, intercepts, base, ids, X, good, votes, logits, penalty):
         self.weights = weights  # (DIM, folds) float32: column k is fitted without fold k's stories
+        self._penalty = penalty  # (DIM,) the ridge each weight was fitted with
         self.intercepts = intercepts
         self.base = base  # the crowd's log-odds of a good vote: scores read "more or less than usual"
         self._X, self._by_column = X, X.tocsc()  # (voted stories, DIM), private features dropped
@@ -92,6 +107,7 @@ class CrowdModel:
         ids = [f.story_id for f in features]
         story_folds = folds_of(ids, folds)
         columns, inverse = np.unique(X.indices, return_inverse=True)
+        penalty = _penalties(features)
         Xc = sparse.csr_matrix((X.data, inverse.astype(np.int32), X.indptr), shape=(len(ids), len(columns)))
         weights = np.zeros((DIM, folds), np.float32)
         intercepts = np.full(folds, base)
@@ -99,11 +115,11 @@ class CrowdModel:
         for k in range(folds):
             train = story_folds != k
             warm = None if start is None else (start.weights[columns, k].astype(np.float64), start.intercepts[k])
-            w, b = logistic.fit(Xc[train], y[train], np.full(len(columns), PENALTY), np.zeros(len(columns)),
+            w, b = logistic.fit(Xc[train], y[train], penalty[columns], np.zeros(len(columns)),
                                 base, INTERCEPT_PENALTY, warm, votes[train], GTOL_PER_VOTE * max(votes.sum(), 1))
             weights[columns, k], intercepts[k] = w, b
             logits[k] = Xc @ w + b
-        return cls(weights, intercepts, base, ids, X, good, votes, logits)
+        return cls(weights, intercepts, base, ids, X, good, votes, logits, penalty)
 
     def scores(self, features: list[StoryFeatures], X: sparse.csr_matrix | None = None) -> np.ndarray:
         """Each story's crowd log-odds relative to the crowd's usual rate.
@@ -159,15 +175,16 @@ class CrowdModel:
         folds = [k for k in range(self.weights.shape[1]) if (self._folds[rows] != k).any()]
         train = [self._folds[near] != k for k in folds]
         w = [self.weights[touched, k].astype(np.float64) for k in folds]
+        penalty = self._penalty[touched]
         z = [self._logits[k, near] for k in folds]
         for _ in range(NEWTON_STEPS if len(touched) else 0):
             p = [expit(zk) for zk in z]
             residual = [(votes * pk - good) * tk for pk, tk in zip(p, train)]
-            grads = [np.r_[X.T @ r + PENALTY * wk, 0.0] for r, wk in zip(residual, w)]
+            grads = [np.r_[X.T @ r + penalty * wk, 0.0] for r, wk in zip(residual, w)]
             curvatures = [votes * pk * (1 - pk) * tk for pk, tk in zip(p, train)]
             # the intercept is held here (an immovable penalty): the stories near the user's are
             # not all stories, so they cannot say how it moves
-            steps = logistic.newton_steps(X, curvatures, grads, np.full(len(touched), PENALTY), 1e12, RTOL)
+            steps = logistic.newton_steps(X, curvatures, grads, penalty, 1e12, RTOL)
             w = [wk + step[:-1] for wk, step in zip(w, steps)]
             z = [zk + X @ step[:-1] for zk, step in zip(z, steps)]
         change = np.zeros((len(touched), self.weights.shape[1]), np.float32)

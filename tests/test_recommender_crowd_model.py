@@ -3,7 +3,7 @@ with fewer than min_raters readers behind it), and a user's own votes can be tak
 import numpy as np
 
 from recommender import CommunityPrior, Story, featurize
-from recommender.crowd import CrowdModel, folds_of
+from recommender.crowd import KIND_PENALTY, CrowdModel, folds_of
 from recommender.features import feature_index
 
 TOPICS = ["oil", "gas", "grain", "gold", "coffee", "sugar"]
@@ -106,3 +106,18 @@ def test_a_community_without_votes_has_no_opinion():
         crowd = prior.with_crowd_model()
         assert not crowd.topic_log_odds(stories).any()
         assert not crowd.excluding([(stories[0], True)]).topic_log_odds(stories).any()
+
+
+def test_words_are_held_tighter_than_subjects():
+    # the word "oil" is in a story's text exactly when its tags hold "oil", with the same values on
+    # every story: at the optimum each weight is (its value x the residuals) / its ridge, so the
+    # word's weight over the tag's shows the ridge each kind was given
+    stories, good, bad = community()
+    model = CrowdModel.fit(stories, good, bad)
+    word, tag = feature_index("word", "oil"), feature_index("tag", "oil")
+    story = next(s for s in stories if tag in s.indices)
+    value = dict(zip(story.indices, story.values))
+    trained = model.weights[tag] != 0
+    share = model.weights[word, trained] / model.weights[tag, trained]
+    assert KIND_PENALTY["word"] > 1 and trained.any()
+    assert np.allclose(share, (value[word] / KIND_PENALTY["word"]) / value[tag], rtol=0.01)
