@@ -36,7 +36,7 @@ import recommender  # noqa: E402
 import recommender_reuters  # noqa: E402
 from recommender.crowd import CrowdModel  # noqa: E402
 from recommender_protocol import HORIZON, KS, mean_ci, ranked_window  # noqa: E402
-from recommender_simulation import Population, simulate  # noqa: E402
+from recommender_simulation import Population, community_votes, simulate  # noqa: E402
 
 METHODS = ("newest", "popularity", "tfidf_lr", "ours_no_community", "ours", "ceiling")
 REPO = Path(__file__).resolve().parents[1]
@@ -45,21 +45,6 @@ REPO = Path(__file__).resolve().parents[1]
 def default_dataset() -> Path:
     shared = Path(os.environ.get("SHARED_DIR", REPO / ".." / "shared"))
     return shared / "datasets" / "reuters21578"
-
-
-def as_story(index: int, item) -> recommender.Story:
-    return recommender.Story(id=index, title=item.title, text=item.body, feed=item.desk,
-                             feed_title=f"{item.desk} desk", tags=list(item.tags), published=item.date)
-
-
-def community_votes(readers, n_items):
-    good, bad = np.zeros(n_items, int), np.zeros(n_items, int)
-    for reader in readers:
-        positions = reader.stream[reader.rated]
-        labels = reader.labels[reader.rated]
-        np.add.at(good, positions[labels], 1)
-        np.add.at(bad, positions[~labels], 1)
-    return good, bad
 
 
 def precision_at(scores, labels, n=10):
@@ -221,7 +206,7 @@ def main(argv=None):
     items = recommender_reuters.load(args.dataset)
     concepts = [item.topics + item.places + entities
                 for item, entities in zip(items, recommender_reuters.named_entities(items))]
-    features = [recommender.featurize(as_story(i, item)) for i, item in enumerate(items)]
+    features = [recommender.featurize(recommender_reuters.as_story(i, item)) for i, item in enumerate(items)]
     population = population_from(args.population)
     readers = simulate(items, concepts, args.readers, args.seed, population)
     evaluation = Evaluation(items, features, readers).run()

@@ -15,6 +15,8 @@ from pathlib import Path
 
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
+import recommender
+
 _DOC = re.compile(r"<REUTERS[^>]*NEWID=\"(\d+)\">(.*?)</REUTERS>", re.S)
 _FIELD = {name: re.compile(rf"<{name}>(.*?)</{name}>", re.S)
           for name in ("DATE", "TITLE", "BODY", "TOPICS", "PLACES", "PEOPLE", "ORGS", "EXCHANGES")}
@@ -79,6 +81,12 @@ def load(dataset: Path) -> list[NewsItem]:
                 return topic
         return "us-general" if item.places[:1] == ("usa",) else "world-general"
     return [NewsItem(**{**item.__dict__, "desk": desk(item)}) for item in items]
+
+
+def as_story(index: int, item: NewsItem) -> recommender.Story:
+    """The story as the reader would hold it: its desk as the feed, topics and places as tags."""
+    return recommender.Story(id=index, title=item.title, text=item.body, feed=item.desk,
+                             feed_title=f"{item.desk} desk", tags=list(item.tags), published=item.date)
 
 
 # Capitalised at a sentence start or a date: not what a reader has a taste for.

@@ -97,3 +97,14 @@ def simulate_with_appeal(items, concepts, readers: int, seed: int, population: P
 
 def simulate(items, concepts, readers: int, seed: int, population: Population = Population()):
     return simulate_with_appeal(items, concepts, readers, seed, population)[1]
+
+
+def community_votes(readers, n_items):
+    """Every reader's ratings summed per story: (good, bad) counts by corpus position."""
+    good, bad = np.zeros(n_items, int), np.zeros(n_items, int)
+    for reader in readers:
+        positions = reader.stream[reader.rated]
+        labels = reader.labels[reader.rated]
+        np.add.at(good, positions[labels], 1)
+        np.add.at(bad, positions[~labels], 1)
+    return good, bad

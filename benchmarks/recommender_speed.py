@@ -51,8 +51,7 @@ def main(argv=None):
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     items = recommender_reuters.load(args.dataset)
-    stories = [recommender.Story(id=i, title=it.title, text=it.body, feed=it.desk, feed_title=it.desk,
-                                 tags=list(it.tags), published=it.date) for i, it in enumerate(items)]
+    stories = [recommender_reuters.as_story(i, it) for i, it in enumerate(items)]
     features, t_feat = timed(lambda: [recommender.featurize(s) for s in stories])
     texts = [f"{it.title}\n{it.body}" for it in items]
     tfidf, t_tfidf = timed(lambda: TfidfVectorizer(sublinear_tf=True, stop_words="english",

@@ -15,6 +15,7 @@ sys.path.insert(0, str(BENCHMARKS))
 _spec = importlib.util.spec_from_file_location("recommender_benchmark", BENCHMARKS / "recommender.py")
 bench = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(bench)
+import recommender_reuters  # noqa: E402
 from recommender_simulation import Reader  # noqa: E402
 
 START = datetime(1987, 3, 1)
@@ -23,7 +24,7 @@ DATES = [START, START + timedelta(hours=1), START + timedelta(hours=2), START + 
          START + timedelta(hours=3), START + timedelta(hours=4)]
 ITEMS = [SimpleNamespace(title=f"oil story {i}", body=f"crude oil output story {i}", desk="crude", tags=("crude",),
                          date=date) for i, date in enumerate(DATES)]
-FEATURES = [recommender.featurize(bench.as_story(i, item)) for i, item in enumerate(ITEMS)]
+FEATURES = [recommender.featurize(recommender_reuters.as_story(i, item)) for i, item in enumerate(ITEMS)]
 
 
 def reader(reader_id, liked):
