@@ -55,6 +55,7 @@ from scipy.special import ndtr
 from sklearn.metrics import roc_auc_score
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the recommender package before benchmarks/recommender.py
 
 import recommender_reuters  # noqa: E402
 from recommender_protocol import HORIZON, KS, mean_ci, ranked_window  # noqa: E402
