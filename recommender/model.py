@@ -92,25 +92,33 @@ class UserModel:
         if not self.rules and not explain_reasons:  # the bulk path: no per-story work beyond the object
             return [ScoredStory(f.story_id, float(p), bool(r), [])
                     for f, p, r in zip(batch.features, probability, z >= self.threshold)]
+        reasons = self._reasons(batch, extra) if explain_reasons else [[] for _ in batch.features]
         out = []
         for row, f in enumerate(batch.features):
             rule = first_match(self.rules, f) if self.rules else None
             recommended = bool(z[row] >= self.threshold) if rule is None else rule.action == "show"
-            why = self._reasons(batch, row, extra[row]) if explain_reasons else []
-            if rule is not None:
-                why = [rule.explain()] + why
+            why = reasons[row] if rule is None else [rule.explain()] + reasons[row]
             out.append(ScoredStory(f.story_id, float(probability[row]), recommended, why, rule))
         return out
 
-    def _reasons(self, batch: Batch, row: int, extra: np.ndarray) -> list[str]:
-        f = batch.features[row]
-        contributions = f.values * self._weight_vector()[f.indices]
-        strongest = np.argsort(-np.abs(contributions))[:2 * explain.LIMIT]  # room for repeats
-        listed = [(float(contributions[k]), f.kinds[k], f.label(k)) for k in strongest]
+    def _reasons(self, batch: Batch, extra: np.ndarray) -> list[list[str]]:
+        """Each story's reasons. Contributions too small to be a reason (most of a story's hundred-odd
+        features) are dropped for the whole batch at once: per-story work is what costs here."""
+        X = batch.X
+        contributions = X.data * self._weight_vector()[X.indices]
+        strong = np.flatnonzero(np.abs(contributions) >= explain.MIN_CONTRIBUTION)
+        bounds = np.searchsorted(strong, X.indptr).tolist()  # row r's are strong[bounds[r]:bounds[r + 1]]
+        values, positions, starts = contributions[strong].tolist(), strong.tolist(), X.indptr.tolist()
         # "from a feed you chose" would be true of nearly every story shown: no reason
-        listed += [(float(extra[j] * self.extras[j]), name, "")
-                   for j, name in enumerate(EXTRAS) if name != "subscribed"]
-        return explain.reasons(listed)
+        shown = [j for j, name in enumerate(EXTRAS) if name != "subscribed"]
+        crowd = (extra[:, shown] * self.extras[shown]).tolist()
+        out = []
+        for row, f in enumerate(batch.features):
+            listed = [(values[i], f.kinds[positions[i] - starts[row]], f.label(positions[i] - starts[row]))
+                      for i in range(bounds[row], bounds[row + 1])]
+            listed += [(value, EXTRAS[j], "") for j, value in zip(shown, crowd[row])]
+            out.append(explain.reasons(listed))
+        return out
 
     # -- teaching ----------------------------------------------------------------------------
     def teach_me(self, stories, k: int = 5, community: CommunityPrior | None = None) -> list:

@@ -45,3 +45,14 @@ def test_community_reason_when_the_crowd_decides():
 
 def test_no_reasons_without_evidence():
     assert fit([]).score([story(9, "Quiet day", "Nothing happened", "weather", [])])[0].reasons == []
+
+
+def test_a_story_s_reasons_are_its_own_in_a_batch():
+    # reasons are worked out for the whole batch at once: no story may get another's
+    model = fit(RATINGS)
+    new = [story(9, "OPEC meeting", "OPEC meets in Vienna", "energy", ["opec"]),
+           story(10, "Quiet day", "Nothing happened", "weather", []),
+           story(11, "Striker injured", "The striker is out", "sport", ["football"])]
+    alone = [model.score([s])[0].reasons for s in new]
+    assert [s.reasons for s in model.score(new)] == alone
+    assert alone[0] != alone[2] and alone[1] == []
