@@ -1,7 +1,8 @@
 """Per-host politeness shared by every worker: at most N connections at once, a minimum delay between starts.
 
 Every request to a host first books a start time on the host's calendar (one start per min_delay), then
-takes one of the host's N connection leases when its time comes. A task that would wait too long is
+takes one of the host's N connection leases when its time comes, and no sooner than min_delay after the
+host's last actual start: requests that waited for a free connection would otherwise start together. A task that would wait too long is
 re-queued for its booked time and keeps its booking, so workers do not sleep and the calendar has no holes.
 A lease expires, so a crashed worker cannot block a host.
 
@@ -105,10 +106,13 @@ return {slot, slot - now}
 """
 _ACQUIRE = _NOW + """
 if tonumber(ARGV[2]) > now then return tonumber(ARGV[2]) - now end
+local gap = tonumber(redis.call('GET', KEYS[2]) or '0') + tonumber(ARGV[5]) - now
+if gap > 0 then return gap end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return -1 end
 redis.call('ZADD', KEYS[1], now + tonumber(ARGV[4]), ARGV[1])
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[4]))
+redis.call('SET', KEYS[2], now, 'PX', tonumber(ARGV[5]) + 60000)
 return 0
 """
 
@@ -132,8 +136,9 @@ class RedisGate(Gate):
 
     def try_acquire(self, host, booking):
         token = uuid.uuid4().hex
-        waited = self.acquire_script(keys=[self._key(host, "leases")],
-                                     args=[token, booking, self.max_connections, int(LEASE * 1000)])
+        waited = self.acquire_script(keys=[self._key(host, "leases"), self._key(host, "started")],
+                                     args=[token, booking, self.max_connections, int(LEASE * 1000),
+                                           int(self.min_delay * 1000)])
         if waited == 0:
             return token, 0.0
         return None, POLL if waited < 0 else waited / 1000
@@ -176,11 +181,15 @@ class FileGate(Gate):
         with self._state(host) as (state, now):
             if booking > now:
                 return None, (booking - now) / 1000
+            gap = state.get("started", 0) + int(self.min_delay * 1000) - now
+            if gap > 0:
+                return None, gap / 1000
             state["leases"] = {t: exp for t, exp in state["leases"].items() if exp > now}
             if len(state["leases"]) >= self.max_connections:
                 return None, POLL
             token = uuid.uuid4().hex
             state["leases"][token] = now + int(LEASE * 1000)
+            state["started"] = now
             return token, 0.0
 
     def release(self, host, token):

@@ -90,10 +90,26 @@ def test_a_crashed_holder_frees_its_connection_when_the_lease_ends(make_gate, tm
     gate, host = make_gate(tmp_path), f"{uuid.uuid4().hex}.example"
     bookings = [gate.book(host)[0] for _ in range(3)]
     time.sleep(2 * DELAY + 0.05)
-    assert gate.try_acquire(host, bookings[0])[0] and gate.try_acquire(host, bookings[1])[0]  # never released
-    assert gate.try_acquire(host, bookings[2])[0] is None
+    assert gate.try_acquire(host, bookings[0])[0]  # never released
+    time.sleep(DELAY)
+    assert gate.try_acquire(host, bookings[1])[0]  # never released
+    time.sleep(DELAY)
+    assert gate.try_acquire(host, bookings[2])[0] is None  # both connections are held
     time.sleep(1.0)
     assert gate.try_acquire(host, bookings[2])[0] is not None
+
+
+@pytest.mark.parametrize("make_gate", GATES)
+def test_requests_that_waited_for_their_turn_still_start_the_delay_apart(make_gate, tmp_path):
+    # both turns are past (their requests waited, e.g. for a connection): they may not start together
+    gate, host = make_gate(tmp_path), f"{uuid.uuid4().hex}.example"
+    first, second = [booking for booking, _ in gate.bookings(host, 2)]
+    time.sleep(2 * DELAY)
+    assert gate.try_acquire(host, first)[0]
+    token, wait = gate.try_acquire(host, second)
+    assert token is None and DELAY - 0.05 < wait <= DELAY
+    time.sleep(wait)
+    assert gate.try_acquire(host, second)[0]
 
 
 @pytest.mark.parametrize("make_gate", GATES)
