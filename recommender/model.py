@@ -107,15 +107,16 @@ class UserModel:
         X = batch.X
         contributions = X.data * self._weight_vector()[X.indices]
         strong = np.flatnonzero(np.abs(contributions) >= explain.MIN_CONTRIBUTION)
-        bounds = np.searchsorted(strong, X.indptr).tolist()  # row r's are strong[bounds[r]:bounds[r + 1]]
-        values, positions, starts = contributions[strong].tolist(), strong.tolist(), X.indptr.tolist()
+        bounds = np.searchsorted(strong, X.indptr)  # row r's are strong[bounds[r]:bounds[r + 1]]
+        # each strong entry's position within its story's features (kinds and labels are per story)
+        local = (strong - np.repeat(X.indptr[:-1], np.diff(bounds))).tolist()
+        values, bounds = contributions[strong].tolist(), bounds.tolist()
         # "from a feed you chose" would be true of nearly every story shown: no reason
         shown = [j for j, name in enumerate(EXTRAS) if name != "subscribed"]
         crowd = (extra[:, shown] * self.extras[shown]).tolist()
         out = []
         for row, f in enumerate(batch.features):
-            listed = [(values[i], f.kinds[positions[i] - starts[row]], f.label(positions[i] - starts[row]))
-                      for i in range(bounds[row], bounds[row + 1])]
+            listed = [(values[i], f.kinds[local[i]], f.label(local[i])) for i in range(bounds[row], bounds[row + 1])]
             listed += [(value, EXTRAS[j], "") for j, value in zip(shown, crowd[row])]
             out.append(explain.reasons(listed))
         return out
