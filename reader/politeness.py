@@ -2,8 +2,9 @@
 
 Every request to a host first books a start time on the host's calendar (one start per min_delay), then
 takes one of the host's N connection leases when its time comes, and no sooner than min_delay after the
-host's last actual start: requests that waited for a free connection would otherwise start together. A task that would wait too long is
-re-queued for its booked time and keeps its booking, so workers do not sleep and the calendar has no holes.
+host's last actual start: requests that waited for a free connection would otherwise start together. A
+task that would wait too long is re-queued for its booked time and keeps its booking, so workers do not
+sleep and the calendar has no holes.
 A lease expires, so a crashed worker cannot block a host.
 
 Two implementations behind one interface: Redis (atomic Lua scripts on Redis's clock, so it holds across
