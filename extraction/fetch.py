@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+import ssl
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Callable
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import quote, urljoin, urlsplit
 
 import urllib3
+from http.client import HTTPException
+from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.exceptions import HTTPError as Urllib3Error
 
 DEFAULT_USER_AGENT = "newsreader/0.1 (+self-hosted feed reader)"
@@ -58,6 +62,17 @@ def system_resolver(host: str, port: int) -> list[str]:
     return list(dict.fromkeys(info[4][0] for info in infos))
 
 
+def ascii_host(host: str) -> str:
+    """The host name as it goes on the wire: IDNA (punycode) labels, lower case; ValueError if it has none."""
+    host = host.lower()
+    if host.isascii():
+        return host
+    try:
+        return host.encode("idna").decode("ascii")
+    except UnicodeError as exc:
+        raise ValueError(f"{host!r} is not a valid international domain name") from exc
+
+
 class StaticHosts:
     """A resolver that answers fixed addresses for listed names (``*.suffix`` matches subdomains).
 
@@ -73,7 +88,7 @@ class StaticHosts:
             if not sep:
                 raise ValueError(f"static host {item!r} is not NAME=ADDRESS")
             ipaddress.ip_address(address.strip())  # fail at start-up, not at the first fetch
-            name = name.strip().lower()
+            name = ascii_host(name.strip())
             if name.startswith("*."):
                 self.suffixes.append((name[1:], address.strip()))
             else:
@@ -81,7 +96,7 @@ class StaticHosts:
         self.fallback = fallback
 
     def __call__(self, host: str, port: int) -> list[str]:
-        host = host.lower().rstrip(".")
+        host = ascii_host(host).rstrip(".")
         if host in self.exact:
             return [self.exact[host]]
         for suffix, address in self.suffixes:
@@ -162,10 +177,22 @@ def _target(url: str) -> tuple[str, str, int, str]:
         raise FetchError(FetchError.INVALID_URL, f"URL has no host: {url!r}")
     if parts.username is not None or parts.password is not None:
         raise FetchError(FetchError.INVALID_URL, "URLs with user names or passwords are refused")
+    try:  # the Host header, TLS name and DNS query all need the ASCII (punycode) form of an IDN
+        host = ascii_host(parts.hostname)
+    except ValueError as exc:
+        raise FetchError(FetchError.INVALID_URL, f"invalid URL {url!r}: {exc}") from exc
     path = parts.path or "/"
     if parts.query:
         path += "?" + parts.query
-    return parts.scheme, parts.hostname, port or (443 if parts.scheme == "https" else 80), path
+    return parts.scheme, host, port or (443 if parts.scheme == "https" else 80), _ascii_path(path)
+
+
+_PRINTABLE = "".join(map(chr, range(33, 127)))
+
+
+def _ascii_path(path: str) -> str:
+    """Spaces, controls and non-ASCII characters in the path or query percent-encoded (UTF-8), as browsers do."""
+    return quote(path, safe=_PRINTABLE, errors="replace")
 
 
 def _connect_address(host: str, port: int, policy: FetchPolicy) -> str:
@@ -177,24 +204,64 @@ def _connect_address(host: str, port: int, policy: FetchPolicy) -> str:
     return addresses[0]
 
 
+class _Watchdog:
+    """Shuts the connection's socket at the deadline, so no phase (connect, headers, body) can outlast it.
+
+    Socket timeouts apply to each read alone: a server sending one header line a second never trips them.
+    """
+
+    def __init__(self, conn, deadline: float):
+        self.conn, self.expired = conn, False
+        self.timer = threading.Timer(max(0.0, deadline - time.monotonic()), self._expire)
+        self.timer.daemon = True
+        self.timer.start()
+
+    def _expire(self) -> None:
+        self.expired = True
+        sock = self.conn.sock
+        if sock is not None:
+            try:  # the plain socket's shutdown, under any TLS layer: a blocked read then returns at once
+                socket.socket.shutdown(sock, socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def cancel(self) -> None:
+        self.timer.cancel()
+
+
 def _open(url: str, policy: FetchPolicy, headers: dict, deadline: float):
+    """(response with its headers read, watchdog); the caller reads the body, then cancels the watchdog."""
     scheme, host, port, path = _target(url)
     address = _connect_address(host, port, policy)
-    remaining = max(0.1, deadline - time.monotonic())
-    timeout = urllib3.Timeout(connect=min(policy.connect_timeout, remaining), read=min(policy.read_timeout, remaining))
+    remaining = deadline - time.monotonic()
+    if remaining <= 0:
+        raise _too_slow(url, policy)
+    connect_timeout = min(policy.connect_timeout, remaining)
     default_port = 443 if scheme == "https" else 80
-    host_header = host if port == default_port else f"{host}:{port}"
-    if ":" in host and port == default_port:
-        host_header = f"[{host}]"
-    kwargs = dict(host=address, port=port, timeout=timeout, retries=False, maxsize=1)
+    name = f"[{host}]" if ":" in host else host  # an IPv6 literal
+    host_header = name if port == default_port else f"{name}:{port}"
     if scheme == "https":
-        pool = urllib3.HTTPSConnectionPool(server_hostname=host, assert_hostname=host, **kwargs)
+        conn = HTTPSConnection(address, port, timeout=connect_timeout, server_hostname=host, assert_hostname=host)
     else:
-        pool = urllib3.HTTPConnectionPool(**kwargs)
+        conn = HTTPConnection(address, port, timeout=connect_timeout)
     request_headers = {"User-Agent": policy.user_agent, "Accept-Encoding": "gzip, deflate, br", **headers,
                        "Host": host_header}
-    return pool.urlopen("GET", path, headers=request_headers, redirect=False, preload_content=False,
-                        decode_content=True, assert_same_host=False)
+    watchdog = _Watchdog(conn, deadline)
+    try:
+        conn.connect()
+        conn.request("GET", path, headers=request_headers, preload_content=False, decode_content=True)
+        conn.timeout = min(policy.read_timeout, max(0.01, deadline - time.monotonic()))  # each read's own limit
+        return conn.getresponse(), watchdog
+    except BaseException as exc:
+        watchdog.cancel()
+        conn.close()
+        if watchdog.expired and isinstance(exc, (Urllib3Error, OSError, HTTPException)):
+            raise _too_slow(url, policy) from exc
+        raise
+
+
+def _too_slow(url: str, policy: FetchPolicy) -> FetchError:
+    return FetchError(FetchError.TIMEOUT, f"{url} took longer than {policy.total_timeout:g} s")
 
 
 def _read_body(resp, url: str, policy: FetchPolicy, deadline: float) -> bytes:
@@ -204,7 +271,7 @@ def _read_body(resp, url: str, policy: FetchPolicy, deadline: float) -> bytes:
     body = bytearray()
     while True:
         if time.monotonic() > deadline:
-            raise FetchError(FetchError.TIMEOUT, f"{url} took longer than {policy.total_timeout:g} s")
+            raise _too_slow(url, policy)
         chunk = resp.read1(_CHUNK)  # returns what has arrived, so a slow drip still meets the deadline
         if not chunk:
             return bytes(body)
@@ -214,12 +281,16 @@ def _read_body(resp, url: str, policy: FetchPolicy, deadline: float) -> bytes:
 
 
 def fetch(url: str, policy: FetchPolicy = FetchPolicy(), headers: dict | None = None) -> Response:
-    """GET url under policy. Returns 2xx and 304 responses; raises FetchError for anything else."""
+    """GET url under policy. Returns 2xx and 304 responses; raises FetchError for anything else.
+
+    policy.total_timeout bounds the whole call, redirects included.
+    """
     started = time.monotonic()
     deadline = started + policy.total_timeout
     for _hop in range(policy.max_redirects + 1):
+        watchdog = None
         try:
-            resp = _open(url, policy, headers or {}, deadline)
+            resp, watchdog = _open(url, policy, headers or {}, deadline)
             try:
                 if resp.status in _REDIRECTS and resp.headers.get("location"):
                     url = urljoin(url, resp.headers["location"])
@@ -233,16 +304,21 @@ def fetch(url: str, policy: FetchPolicy = FetchPolicy(), headers: dict | None = 
                 content = _read_body(resp, url, policy, deadline)
                 return Response(url, resp.status, response_headers, content, time.monotonic() - started)
             finally:
-                resp.release_conn()
+                watchdog.cancel()
                 resp.close()
-        except FetchError:
-            raise
-        except urllib3.exceptions.SSLError as exc:
-            raise FetchError(FetchError.TLS, f"{url}: TLS error: {exc}") from exc
-        except urllib3.exceptions.NewConnectionError as exc:  # a subclass of the timeout error
-            raise FetchError(FetchError.CONNECTION, f"{url}: cannot connect: {exc}") from exc
-        except (urllib3.exceptions.TimeoutError, socket.timeout) as exc:
-            raise FetchError(FetchError.TIMEOUT, f"{url} timed out: {exc}") from exc
-        except (Urllib3Error, OSError) as exc:
-            raise FetchError(FetchError.CONNECTION, f"{url} failed: {exc}") from exc
+                watchdog.conn.close()
+        except (Urllib3Error, OSError, HTTPException) as exc:
+            if watchdog is not None and watchdog.expired:
+                raise _too_slow(url, policy) from exc
+            raise _as_fetch_error(url, exc) from exc
     raise FetchError(FetchError.REDIRECTS, f"more than {policy.max_redirects} redirects")
+
+
+def _as_fetch_error(url: str, exc: Exception) -> FetchError:
+    if isinstance(exc, (urllib3.exceptions.SSLError, ssl.SSLError, ssl.CertificateError)):
+        return FetchError(FetchError.TLS, f"{url}: TLS error: {exc}")
+    if isinstance(exc, urllib3.exceptions.NewConnectionError):  # a subclass of the timeout error
+        return FetchError(FetchError.CONNECTION, f"{url}: cannot connect: {exc}")
+    if isinstance(exc, (urllib3.exceptions.TimeoutError, socket.timeout)):
+        return FetchError(FetchError.TIMEOUT, f"{url} timed out: {exc}")
+    return FetchError(FetchError.CONNECTION, f"{url} failed: {exc}")

@@ -1,0 +1,85 @@
+"""Finding 2: FETCH_TIMEOUT is one deadline over connect, headers and body, not a limit on each read.
+
+The servers here stay inside every per-read timeout (a line a second), so only a total deadline stops them.
+"""
+import json
+import socket
+import threading
+import time
+
+import pytest
+from django.test import Client
+
+from extraction.fetch import FetchError, FetchPolicy, fetch, parse_networks
+
+ALLOW = parse_networks("127.0.0.1/32")
+
+
+class SlowHeaders:
+    """Answers every request with one header line a second, for up to `lines` seconds, then a small page."""
+
+    def __init__(self, lines: int = 20):
+        self.lines, self.sent = lines, []
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(8)
+        self.port = self.listener.getsockname()[1]
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self):
+        while True:
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._answer, args=(conn,), daemon=True).start()
+
+    def _answer(self, conn):
+        count = 0
+        try:
+            conn.recv(65536)
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n")
+            for count in range(1, self.lines + 1):
+                time.sleep(1)
+                conn.sendall(b"X-Slow-%d: still here\r\n" % count)
+            conn.sendall(b"Content-Length: 13\r\nConnection: close\r\n\r\n<p>a page</p>")
+        except OSError:
+            pass
+        finally:
+            self.sent.append(count)
+            conn.close()
+
+    def lines_sent(self) -> int:
+        """Header lines sent before the client hung up (waits for the answer to end)."""
+        deadline = time.monotonic() + 5
+        while not self.sent and time.monotonic() < deadline:
+            time.sleep(0.1)
+        return self.sent[0] if self.sent else self.lines
+
+    def close(self):
+        self.listener.close()
+
+
+@pytest.fixture
+def slow_headers():
+    server = SlowHeaders()
+    yield server
+    server.close()
+
+
+def test_header_lines_dripping_in_are_cut_at_the_total_deadline(slow_headers):
+    policy = FetchPolicy(allowed_networks=ALLOW, read_timeout=5, total_timeout=3)
+    with pytest.raises(FetchError) as info:
+        fetch(f"http://127.0.0.1:{slow_headers.port}/", policy)
+    assert info.value.kind == FetchError.TIMEOUT and "longer than 3 s" in str(info.value)
+    assert slow_headers.lines_sent() < 6  # shut at the deadline, not after the server's 20 lines
+
+
+@pytest.mark.django_db
+def test_widget_answers_504_when_headers_drip(slow_headers, allow_loopback, settings):
+    settings.FETCH_TIMEOUT = 2
+    response = Client().post("/api/extract", json.dumps({"url": f"http://127.0.0.1:{slow_headers.port}/"}),
+                             content_type="application/json")
+    assert response.status_code == 504
+    assert response.json()["error"]["code"] == "timeout"
+    assert slow_headers.lines_sent() < 5
