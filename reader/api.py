@@ -45,7 +45,9 @@ def csrf_failure(request, reason=""):
 def body(request) -> dict:
     try:
         data = json.loads(request.body or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except RecursionError:  # the decoder recurses once per level of nesting
+        raise ApiError("bad_json", 400, "The request body is nested too deeply") from None
+    except ValueError:  # bad JSON or text, and numbers past Python's digit limit
         raise ApiError("bad_json", 400, "The request body is not valid JSON") from None
     if not isinstance(data, dict):
         raise ApiError("bad_json", 400, "The request body must be a JSON object")
@@ -100,9 +102,13 @@ def extract(request):
         methods = list(extraction.METHODS) if compare else [data.get("method") or settings.EXTRACTION_METHOD]
         extract_demo.check_methods(methods)
         source = extract_demo.load(data.get("url"), data.get("html"))
+        if compare:  # every method on one page: a smaller page, so that the request's CPU time stays bounded
+            extract_demo.check_size(source.html, settings.EXTRACT_COMPARE_MAX_BYTES, "The page, to compare all methods,")
         result = ({"results": extract_demo.compare(source, methods), "url": source.url} if compare
                   else extract_demo.run(source, methods[0]))
     except ApiError as exc:
+        if exc.status in (502, 504):  # the site's failure, not ours: see api_errors.SiteFaultsAsWarnings
+            request.site_fault = True
         return cors(exc.response())
     return cors(JsonResponse(result))
 
@@ -143,10 +149,11 @@ def flag(data: dict, name: str) -> bool:
 
 @own_entry
 def rating(request, entry, data):
-    if "rating" not in data or data["rating"] not in RATINGS:
+    value = data.get("rating", "")  # missing: "", which is no rating
+    if not (value is None or isinstance(value, str)) or value not in RATINGS:  # a list or object is unhashable
         return error("bad_rating", 'Send {"rating": "good"}, {"rating": "bad"} or {"rating": null}', 400)
-    ranking.rate(request.user, entry.story_id, RATINGS[data["rating"]])
-    return JsonResponse({"id": entry.story_id, "rating": data["rating"]})
+    ranking.rate(request.user, entry.story_id, RATINGS[value])
+    return JsonResponse({"id": entry.story_id, "rating": value})
 
 
 @own_entry

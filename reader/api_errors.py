@@ -1,6 +1,8 @@
 """The one error the JSON API reports: a stable code, an HTTP status, and a message a person can act on."""
 from __future__ import annotations
 
+import logging
+
 from django.http import JsonResponse
 
 
@@ -17,3 +19,13 @@ class ApiError(Exception):
         for name, value in self.headers.items():
             response[name] = value
         return response
+
+
+class SiteFaultsAsWarnings(logging.Filter):
+    """On django.request: a 502 or 504 that a fetched site caused (a 404 there, a refused connection) is logged as
+    a warning, not as our error. Views mark such requests with request.site_fault = True."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno > logging.WARNING and getattr(getattr(record, "request", None), "site_fault", False):
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True

@@ -4,6 +4,7 @@ Every failure becomes an ApiError with a stable code, an HTTP status and a messa
 """
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 
@@ -14,9 +15,10 @@ from extraction.fetch import FetchError
 
 from . import fetching
 from .api_errors import ApiError
+from .politeness import HostBusy
 
 HTML_TYPES = {"", "text/html", "application/xhtml+xml"}
-# FetchError kinds -> (code, HTTP status for our answer)
+# FetchError kinds -> the HTTP status of our answer. The site's failures (502, 504) are logged as warnings.
 FETCH_STATUS = {
     FetchError.INVALID_URL: 400,
     FetchError.REFUSED: 403,
@@ -25,15 +27,6 @@ FETCH_STATUS = {
     FetchError.CONNECTION: 502,
     FetchError.HTTP: 502,
     FetchError.REDIRECTS: 502,
-}
-FETCH_MESSAGES = {
-    FetchError.INVALID_URL: "That is not a web address we can fetch: {detail}",
-    FetchError.REFUSED: "Refused: that address is private, local or otherwise not public ({detail})",
-    FetchError.TOO_LARGE: "The page is too large to extract ({detail})",
-    FetchError.TIMEOUT: "The page took too long to arrive ({detail})",
-    FetchError.CONNECTION: "Could not connect to the site ({detail})",
-    FetchError.HTTP: "The site answered with an error ({detail})",
-    FetchError.REDIRECTS: "The page redirects too many times ({detail})",
 }
 
 
@@ -57,20 +50,36 @@ def load(url: str | None, html: str | None) -> Source:
     """The page to extract: pasted HTML as given, or the URL fetched through the safe fetcher."""
     if html is not None and not isinstance(html, str):
         raise ApiError("bad_html", 400, "\"html\" must be the page's HTML as a string")
+    if url is not None and not isinstance(url, str):
+        raise ApiError("invalid_url", 400, "\"url\" must be the page's address as a string")
+    url, html = well_formed(url), well_formed(html)
     if html and html.strip():
-        if len(html.encode()) > settings.EXTRACT_MAX_HTML_BYTES:
-            raise ApiError("too_large", 413, f"Pasted HTML is over the {settings.EXTRACT_MAX_HTML_BYTES} byte limit")
+        check_size(html, settings.EXTRACT_MAX_HTML_BYTES, "Pasted HTML")
         return Source(html, url or None)
-    if not url or not isinstance(url, str):
-        raise ApiError("invalid_url", 400, "Give a page address (\"url\") or the page itself (\"html\")")
+    if not url:
+        raise ApiError("invalid_url", 400, "Give the address of a page, or paste its HTML.")
     try:
-        response = fetching.get(url.strip())
+        response = fetching.get_now(url.strip(), max_bytes=settings.EXTRACT_MAX_HTML_BYTES)
     except FetchError as exc:
-        template = FETCH_MESSAGES.get(exc.kind, "{detail}")
-        raise ApiError(exc.kind, FETCH_STATUS.get(exc.kind, 502), template.format(detail=exc)) from exc
+        raise ApiError(exc.kind, FETCH_STATUS.get(exc.kind, 502), fetching.explain(exc, url)) from exc
+    except HostBusy as busy:
+        retry = max(1, math.ceil(busy.retry_in))
+        raise ApiError("host_busy", 503, f"{busy.host} is busy with other requests from this server; "
+                                         f"try again in a few seconds.", {"Retry-After": str(retry)}) from busy
     if response.content_type not in HTML_TYPES:
         raise ApiError("not_html", 415, f"That address is not an HTML page (it is {response.content_type})")
     return Source(response.content, response.url, response.charset, response.elapsed * 1000)
+
+
+def well_formed(text: str | None) -> str | None:
+    """JSON can carry lone surrogates ("\\ud800"), which no encoder takes: each becomes U+FFFD."""
+    return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace") if text else text
+
+
+def check_size(html: bytes | str, limit: int, what: str) -> None:
+    size = len(html.encode() if isinstance(html, str) else html)
+    if size > limit:
+        raise ApiError("too_large", 413, f"{what} is {size} bytes, over the {limit} byte limit for this demo")
 
 
 def run(source: Source, method: str) -> dict:

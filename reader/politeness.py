@@ -25,14 +25,16 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 
+from extraction.fetch import ascii_host
+
 POLL = 0.05  # how soon to ask again when every connection to the host is in use
 LEASE = 120.0  # longer than any fetch may take (FETCH_TIMEOUT), so a live fetch keeps its slot
 
 
 def host_of(url: str) -> str:
-    """The name politeness counts by; empty for a URL the fetcher will refuse anyway."""
+    """The name politeness counts by (an IDN in its punycode form); empty for a URL the fetcher will refuse anyway."""
     try:
-        return (urlsplit(url).hostname or "").lower()
+        return ascii_host(urlsplit(url).hostname or "")
     except ValueError:
         return ""
 
@@ -81,18 +83,38 @@ class Gate:
             return
         if booking is None:
             booking, _ = self.book(host)
-        deadline = time.monotonic() + max_wait
-        while True:
-            token, wait = self.try_acquire(host, booking)
-            if token is not None:
-                break
-            if time.monotonic() + wait > deadline:
-                raise HostBusy(host, wait, booking)
-            time.sleep(wait)
+        token = self._acquire(host, booking, max_wait)
         try:
             yield
         finally:
             self.release(host, token)
+
+    @contextmanager
+    def slot_now(self, host: str, max_wait: float):
+        """For a person waiting on a web request: a connection within max_wait, else HostBusy (booking None).
+
+        No turn is booked: the crawl's calendar may be minutes of queued pages deep, and a web request must not
+        wait behind it, nor leave a turn that nobody takes. The connection cap and the gap between starts hold.
+        """
+        host = (host or "").lower()
+        if self.exempted(host):
+            yield
+            return
+        token = self._acquire(host, 0, max_wait, keep_booking=False)  # booking 0: any time from now
+        try:
+            yield
+        finally:
+            self.release(host, token)
+
+    def _acquire(self, host: str, booking: int, max_wait: float, keep_booking: bool = True) -> str:
+        deadline = time.monotonic() + max_wait
+        while True:
+            token, wait = self.try_acquire(host, booking)
+            if token is not None:
+                return token
+            if time.monotonic() + wait > deadline:
+                raise HostBusy(host, wait, booking if keep_booking else None)
+            time.sleep(wait)
 
 
 _NOW = """

@@ -1,4 +1,5 @@
 """Settings, read from environment variables (see .env.example); safe defaults for development."""
+from datetime import timedelta
 from pathlib import Path
 import os
 import secrets
@@ -17,6 +18,18 @@ def env_bool(name: str, default: bool = False) -> bool:
 
 def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def env_number(name: str, default, minimum):
+    """An int or float setting (the default's type), at least minimum; a bad value stops start-up."""
+    raw = os.environ.get(name, str(default)).strip()
+    try:
+        value = type(default)(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a{'n integer' if isinstance(default, int) else ' number'}")
+    if not value >= minimum:  # also refuses nan
+        raise ImproperlyConfigured(f"{name}={raw!r} must be at least {minimum}")
+    return value
 
 
 def _dev_secret_key() -> str:
@@ -188,7 +201,6 @@ MIDDLEWARE.insert(1, "reader.middleware.ContentSecurityPolicyMiddleware")
 # Anonymous POST /api/extract: at most this many requests per client per window (seconds).
 EXTRACT_RATE_LIMIT = int(os.environ.get("EXTRACT_RATE_LIMIT", "20"))
 EXTRACT_RATE_WINDOW = int(os.environ.get("EXTRACT_RATE_WINDOW", "60"))
-EXTRACT_MAX_HTML_BYTES = int(os.environ.get("EXTRACT_MAX_HTML_BYTES", str(2 * 1024 * 1024)))
 # The client address for rate limits comes from X-Forwarded-For only behind a trusted proxy.
 CLIENT_IP_FROM_PROXY = env_bool("BEHIND_PROXY")
 CSRF_FAILURE_VIEW = "reader.api.csrf_failure"
@@ -203,3 +215,32 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD")
 # handed to a second worker too (harmless, tasks are idempotent, but wasted); shorter means faster recovery.
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("BROKER_VISIBILITY_TIMEOUT", "1800"))}
+
+# --- Web requests (issue 16, round 2): every request's work is bounded, and a person never waits on the crawl.
+# A fetch for a web request (the widget, subscribing) gets this total deadline, and waits at most WEB_HOST_WAIT
+# for a free connection to the host; it books no turn on the crawl's calendar.
+WEB_FETCH_TIMEOUT = env_number("WEB_FETCH_TIMEOUT", 10.0, 0.1)
+WEB_HOST_WAIT = env_number("WEB_HOST_WAIT", 2.0, 0.0)
+# Discovery (a page's feed links, then the usual feed paths) stops after this many seconds in all.
+DISCOVERY_TIMEOUT = env_number("DISCOVERY_TIMEOUT", 20.0, 0.1)
+# The public extractor: pages (pasted or fetched) up to this size, and comparing every method only on smaller ones.
+EXTRACT_MAX_HTML_BYTES = env_number("EXTRACT_MAX_HTML_BYTES", 1024 * 1024, 1)
+EXTRACT_COMPARE_MAX_BYTES = env_number("EXTRACT_COMPARE_MAX_BYTES", 256 * 1024, 1)
+# A user follows at most this many feeds (subscribing and OPML import stop there).
+MAX_FEEDS_PER_USER = env_number("MAX_FEEDS_PER_USER", 5000, 1)
+# OPML import runs as a task, subscribing and queueing fetches this many feeds at a time.
+OPML_IMPORT_BATCH = env_number("OPML_IMPORT_BATCH", 500, 1)
+# Behind a proxy, the client is the address the last TRUSTED_PROXY_HOPS proxies saw: that many entries from the
+# right of X-Forwarded-For (each proxy appends the address it received the request from).
+TRUSTED_PROXY_HOPS = env_number("TRUSTED_PROXY_HOPS", 1, 1)
+# Login throttling (django-axes): after LOGIN_FAILURE_LIMIT failed logins, the account is locked, and so is the
+# address, each on its own, for LOGIN_LOCKOUT_MINUTES; a successful login resets the count.
+INSTALLED_APPS.append("axes")
+AUTHENTICATION_BACKENDS = ["reader.ratelimit.LoginThrottleBackend", "django.contrib.auth.backends.ModelBackend"]
+MIDDLEWARE.append("axes.middleware.AxesMiddleware")
+AXES_FAILURE_LIMIT = env_number("LOGIN_FAILURE_LIMIT", 10, 1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_number("LOGIN_LOCKOUT_MINUTES", 15.0, 0.1))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each counted on its own
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "reader.ratelimit.client_address"
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"

@@ -251,6 +251,6 @@ def signup(request):
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")  # just created: no throttle check
         return redirect("subscriptions")
     return render(request, "registration/signup.html", {"form": form})
