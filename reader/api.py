@@ -185,7 +185,22 @@ def progress(request):
              .order_by("id"))
     rows = [{
         "id": f.id, "title": str(f), "url": f.url, "fetched": f.last_fetched_at is not None, "error": f.last_error,
-        "stories": f.stories_total, "extracting": f.stories_pending,
+        "failed": bool(f.last_error), "stories": f.stories_total, "extracting": f.stories_pending,
     } for f in feeds]
     done = all(r["fetched"] and not r["extracting"] for r in rows)
-    return JsonResponse({"feeds": rows, "done": done})
+    return JsonResponse({"feeds": rows, "done": done, "summary": progress_summary(rows, done)})
+
+
+def progress_summary(rows: list[dict], done: bool) -> str:
+    """One line over the progress list; a feed that failed is never counted as fetched."""
+    total, failed = len(rows), sum(r["failed"] for r in rows)
+    fetched, stories = sum(r["fetched"] and not r["failed"] for r in rows), sum(r["stories"] for r in rows)
+    if not done:
+        return f"{fetched} of {total} feed(s) fetched, {stories} stories so far…"
+    if not failed:
+        return f"All {total} feed(s) fetched: {stories} stories are in your feed."
+    if failed == total:
+        return ("The feed could not be fetched: see the error below." if total == 1
+                else f"None of the {total} feeds could be fetched: see the errors below.")
+    return (f"{fetched} of {total} feeds fetched, {stories} stories are in your feed; "
+            f"{failed} could not be fetched (see below).")

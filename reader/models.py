@@ -192,3 +192,26 @@ class Rule(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "kind", "value"], name="rule_unique")]
+
+
+class OpmlImport(models.Model):
+    """One uploaded OPML file, imported by a task in batches; the import page follows its counts."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="opml_imports")
+    data = models.BinaryField()  # the file, emptied once it is imported
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    found = models.PositiveIntegerField(default=0)  # feed outlines in the file
+    processed = models.PositiveIntegerField(default=0)
+    subscribed = models.PositiveIntegerField(default=0)
+    already = models.PositiveIntegerField(default=0)
+    skipped = models.PositiveIntegerField(default=0)
+    problems = models.JSONField(default=list)  # the first few [what, why] pairs
+    feed_ids = models.JSONField(default=list)  # the file's feeds the user now follows (the first 2,000)
+    error = models.TextField(blank=True)  # why the whole file failed
+    created_at = models.DateTimeField(auto_now_add=True)

@@ -244,3 +244,6 @@ AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each counted on its own
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "reader.ratelimit.client_address"
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# A 502 or 504 from the public extractor that the fetched site caused is a warning in the log, not our error.
+LOGGING.setdefault("filters", {})["site_faults"] = {"()": "reader.api_errors.SiteFaultsAsWarnings"}
+LOGGING.setdefault("loggers", {}).setdefault("django.request", {}).setdefault("filters", []).append("site_faults")

@@ -2,13 +2,16 @@
 
 discover(url) finds the feeds behind a URL: the URL itself when it is a feed, else the page's
 <link rel="alternate"> feeds, else the first of the common feed paths that answers with a feed.
-When it finds several, the caller lets the user choose.
+When it finds several, the caller lets the user choose. A person waits on it, so its fetches never wait on
+the crawl's calendar, and all of them together stop at DISCOVERY_TIMEOUT.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from urllib.parse import urljoin
 
+from django.conf import settings
 from django.db import transaction
 
 from extraction import ExtractionError
@@ -18,6 +21,7 @@ from extraction.fetch import FetchError
 from . import fetching
 from .models import Entry, Feed, Subscription
 from .parsing import NotAFeed, parse
+from .politeness import HostBusy
 
 FEED_TYPES = {
     "application/rss+xml": "rss",
@@ -33,7 +37,25 @@ COMMON_PATHS = ("/feed", "/rss", "/feed.xml", "/rss.xml", "/atom.xml", "/index.x
 
 
 class DiscoveryError(Exception):
-    """No feed could be found at or behind the URL; the message says why."""
+    """No feed could be found at or behind the URL; the message says why, for a person."""
+
+
+class TooManyFeeds(Exception):
+    """The user already follows MAX_FEEDS_PER_USER feeds."""
+
+
+class _Budget:
+    """The time left for one discovery; each fetch gets what remains."""
+
+    def __init__(self, seconds: float):
+        self.seconds, self.deadline = seconds, time.monotonic() + seconds
+
+    def fetch(self, url: str):
+        remaining = self.deadline - time.monotonic()
+        if remaining <= 0:
+            raise DiscoveryError(f"Looking for a feed took longer than {self.seconds:g} s; "
+                                 f"try the feed's own address.")
+        return fetching.get_now(url, timeout=remaining)
 
 
 @dataclass(frozen=True)
@@ -68,10 +90,10 @@ def _alternates(response) -> list[Candidate]:
     return list(found.values())
 
 
-def _common_paths(page_url: str) -> list[Candidate]:
+def _common_paths(page_url: str, budget: _Budget) -> list[Candidate]:
     for path in COMMON_PATHS:
         try:
-            candidate = _as_feed(fetching.get(urljoin(page_url, path)))
+            candidate = _as_feed(budget.fetch(urljoin(page_url, path)))
         except FetchError:
             continue
         if candidate:
@@ -81,23 +103,41 @@ def _common_paths(page_url: str) -> list[Candidate]:
 
 def discover(url: str) -> list[Candidate]:
     """The feeds at or behind url, best first; raises DiscoveryError when there are none."""
+    budget = _Budget(settings.DISCOVERY_TIMEOUT)
     try:
-        response = fetching.get(url)
+        response = budget.fetch(url)
+        direct = _as_feed(response)
+        if direct:
+            return [direct]
+        candidates = _alternates(response) or _common_paths(response.url, budget)
     except FetchError as exc:
-        raise DiscoveryError(f"could not fetch {url}: {exc}") from exc
-    direct = _as_feed(response)
-    if direct:
-        return [direct]
-    candidates = _alternates(response) or _common_paths(response.url)
+        raise DiscoveryError(fetching.explain(exc, url)) from exc
+    except HostBusy as busy:
+        raise DiscoveryError(f"{busy.host} is busy with other requests from this server; "
+                             f"try again in a minute.") from busy
     if not candidates:
-        raise DiscoveryError(f"no feed found at {url}: it is not a feed, links to none, "
-                             f"and none of the usual feed paths answered with one")
+        raise DiscoveryError("No feed found there: the page is not a feed, links to none, and none of the "
+                             "usual feed addresses answered with one.")
     return candidates
+
+
+def room_for(user) -> int:
+    """How many more feeds the user may follow."""
+    return max(0, settings.MAX_FEEDS_PER_USER - Subscription.objects.filter(user=user).count())
 
 
 @transaction.atomic
 def subscribe(user, url: str, folder: str = "") -> tuple[Feed, bool]:
-    """Subscribe user to the feed at url; returns (feed, created_subscription). Existing stories join the feed."""
+    """Subscribe user to the feed at url; returns (feed, created_subscription). Existing stories join the feed.
+
+    Raises TooManyFeeds for a new feed past MAX_FEEDS_PER_USER.
+    """
+    existing = Subscription.objects.filter(user=user, feed__url=url).select_related("feed").first()
+    if existing:
+        return existing.feed, False
+    if not room_for(user):
+        raise TooManyFeeds(f"You follow {settings.MAX_FEEDS_PER_USER} feeds, the most this server allows; "
+                           f"unsubscribe from one first.")
     feed, _ = Feed.objects.get_or_create(url=url)
     _, created = Subscription.objects.get_or_create(user=user, feed=feed, defaults={"folder": folder[:200]})
     if created:
@@ -108,14 +148,15 @@ def subscribe(user, url: str, folder: str = "") -> tuple[Feed, bool]:
     return feed, created
 
 
-def subscribe_url(user, url: str, folder: str = "") -> tuple[Feed | None, list[Candidate]]:
-    """Subscribe to the one feed behind url, or return the candidates when the user must choose.
+def subscribe_url(user, url: str, folder: str = "") -> tuple[Feed | None, bool, list[Candidate]]:
+    """Subscribe to the one feed behind url: (feed, created_subscription, candidates); or (None, False, candidates)
+    when the user must choose.
 
     A URL already known as a feed is subscribed without fetching anything.
     """
     if Feed.objects.filter(url=url).exists():
-        return subscribe(user, url, folder)[0], []
+        return *subscribe(user, url, folder), []
     candidates = discover(url)
     if len(candidates) > 1:
-        return None, candidates
-    return subscribe(user, candidates[0].url, folder)[0], candidates
+        return None, False, candidates
+    return *subscribe(user, candidates[0].url, folder), candidates

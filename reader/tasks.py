@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from extraction.fetch import FetchError
 
-from . import articles, feeds, politeness, ranking
+from . import articles, feeds, opml_import, politeness, ranking
 from .batches import batches
 from .models import Feed, Story
 from .politeness import HostBusy
@@ -164,3 +164,8 @@ def score_stories(story_ids: list[int]) -> int:
 @shared_task
 def retrain_user(user_id: int) -> bool:
     return ranking.retrain(user_id)
+
+
+@shared_task(soft_time_limit=1800, time_limit=1900, **DB_RETRY)
+def import_opml(import_id: int) -> None:
+    opml_import.run(import_id)

@@ -24,6 +24,7 @@ urlpatterns = [
     path("subscriptions/<id:subscription_id>/unsubscribe", views.unsubscribe, name="unsubscribe"),
     path("subscriptions/<id:subscription_id>/folder", views.set_folder, name="set_folder"),
     path("subscriptions/import", views.opml_import, name="opml_import"),
+    path("subscriptions/import/<id:import_id>/", views.opml_import_status, name="opml_import_status"),
     path("subscriptions/export.opml", views.opml_export, name="opml_export"),
     path("subscriptions/progress", views.progress, name="progress"),
     path("taste/", views.taste, name="taste"),

@@ -9,6 +9,7 @@ import nh3
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -16,10 +17,10 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from . import api, opml, ranking, stream, subscribe as subscribing
+from . import api, opml, opml_import as opml_imports, ranking, stream, subscribe as subscribing
 from .forms import FolderForm, OpmlForm, RuleForm, SignupForm, SubscribeForm
-from .models import Entry, Rating, Rule, Subscription
-from .tasks import fetch_feed, retrain_user
+from .models import Entry, OpmlImport, Rating, Rule, Subscription
+from .tasks import fetch_feed, import_opml, retrain_user
 from .taste_chart import agreement_chart
 
 FILTER_LABELS = {"recommended": "Recommended", "all": "All", "unread": "Unread", "saved": "Saved"}
@@ -111,16 +112,19 @@ def progress_url(feed_ids) -> str:
 def add_subscription(request, form):
     """Subscribe to the address, or to the one feed found there; several feeds found -> let the user choose."""
     url, folder = form.cleaned_data["url"], form.cleaned_data["folder"]
-    if request.POST.get("chosen"):  # one of the candidates offered below
-        feed, _ = subscribing.subscribe(request.user, url, folder=folder)
-    else:
-        try:
-            feed, candidates = subscribing.subscribe_url(request.user, url, folder=folder)
-        except subscribing.DiscoveryError as exc:
-            form.add_error("url", str(exc))
-            return None
-        if feed is None:
-            return render(request, "reader/choose_feed.html", {"candidates": candidates, "folder": folder})
+    try:
+        if request.POST.get("chosen"):  # one of the candidates offered below
+            feed, created = subscribing.subscribe(request.user, url, folder=folder)
+        else:
+            feed, created, candidates = subscribing.subscribe_url(request.user, url, folder=folder)
+            if feed is None:
+                return render(request, "reader/choose_feed.html", {"candidates": candidates, "folder": folder})
+    except (subscribing.DiscoveryError, subscribing.TooManyFeeds) as exc:
+        form.add_error("url", str(exc))
+        return None
+    if not created:  # nothing new to fetch: the feed is already on its schedule
+        messages.info(request, f"You already follow {feed}")
+        return redirect("subscriptions")
     fetch_feed.delay(feed.id)
     messages.success(request, f"Subscribed to {feed}")
     return redirect(progress_url([feed.id]))
@@ -166,22 +170,24 @@ def set_folder(request, subscription_id):
 @login_required
 @require_POST
 def opml_import(request):
+    """Store the file and import it in a task (a 10,000-feed file is minutes of work); its page shows how far."""
     form = OpmlForm(request.POST, request.FILES)
     if not form.is_valid():
         for problem in form.errors.get("file", []):
             messages.error(request, problem)
         return redirect("subscriptions")
-    try:
-        report = opml.import_opml(request.user, form.cleaned_data["file"].read())  # queues the new feeds
-    except opml.OpmlError as exc:
-        messages.error(request, f"That file could not be imported: {exc}")
-        return redirect("subscriptions")
-    messages.success(request, f"{report.found} feeds in the file: {report.subscribed} subscribed, "
-                              f"{report.already} already followed, {len(report.failed)} skipped")
-    for what, why in report.failed[:20]:
-        messages.warning(request, f"Skipped {what}: {why}")
-    followed = request.user.subscriptions.filter(feed_id__in=report.feed_ids).values_list("feed_id", flat=True)
-    return redirect(progress_url(followed))
+    job = opml_imports.create(request.user, form.cleaned_data["file"].read())
+    transaction.on_commit(lambda: import_opml.delay(job.id))
+    return redirect("opml_import_status", import_id=job.id)
+
+
+@login_required
+def opml_import_status(request, import_id):
+    job = get_object_or_404(OpmlImport, id=import_id, user=request.user)
+    finished = job.status in (OpmlImport.Status.DONE, OpmlImport.Status.FAILED)
+    return render(request, "reader/opml_import.html", {
+        "job": job, "finished": finished, "progress": progress_url(job.feed_ids) if job.feed_ids else "",
+    })
 
 
 @login_required

@@ -76,7 +76,7 @@ def test_bad_requests_get_a_clear_json_error(payload, code, status):
 def test_loopback_is_refused_unless_the_site_allows_it(server):
     url = server.add("/story", PAGE, headers={"Content-Type": "text/html"})
     response = extract({"url": url})
-    assert response.status_code == 403 and "Refused" in response.json()["error"]["message"]
+    assert response.status_code == 403 and "private or local" in response.json()["error"]["message"]
     assert server.requests == []  # checked before connecting
 
 

@@ -41,20 +41,20 @@ def test_common_paths_are_tried_when_the_page_links_none(server, allow_loopback)
 
 
 def test_no_feed_anywhere_says_so(server, allow_loopback):
-    with pytest.raises(DiscoveryError, match="no feed found"):
+    with pytest.raises(DiscoveryError, match="No feed found"):
         discover(server.add("/", page()))
-    with pytest.raises(DiscoveryError, match="could not fetch"):
+    with pytest.raises(DiscoveryError, match="Could not reach 127.0.0.1: the site refused the connection"):
         discover("http://127.0.0.1:9/")
 
 
 def test_subscribe_url_subscribes_to_a_single_feed_and_offers_a_choice_of_several(server, allow_loopback):
     user = User.objects.create_user("sam")
     one = server.add("/one/", page('<link rel="alternate" type="application/rss+xml" href="/one.rss">'))
-    feed, candidates = subscribe_url(user, one, folder="Blogs")
+    feed, _, candidates = subscribe_url(user, one, folder="Blogs")
     assert feed.url == server.url("/one.rss") and len(candidates) == 1
     assert Subscription.objects.get(user=user, feed=feed).folder == "Blogs"
     two = server.add("/two/", page('<link rel="alternate" type="application/rss+xml" href="/a.rss">'
                                    '<link rel="alternate" type="application/atom+xml" href="/b.atom">'))
-    feed, candidates = subscribe_url(user, two)
+    feed, _, candidates = subscribe_url(user, two)
     assert feed is None and [c.url for c in candidates] == [server.url("/a.rss"), server.url("/b.atom")]
     assert Subscription.objects.filter(user=user).count() == 1

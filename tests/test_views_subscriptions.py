@@ -10,6 +10,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
+from reader import opml_import
 from reader import subscribe as subscribing
 from reader import views
 from reader.models import Entry, Rating, Subscription
@@ -40,8 +41,8 @@ def found(monkeypatch, *candidates):
         if not candidates:
             raise DiscoveryError(f"no feed found at {url}")
         if len(candidates) > 1:
-            return None, list(candidates)
-        return subscribing.subscribe(user, candidates[0].url, folder)[0], list(candidates)
+            return None, False, list(candidates)
+        return *subscribing.subscribe(user, candidates[0].url, folder), list(candidates)
 
     monkeypatch.setattr(subscribing, "subscribe_url", subscribe_url, raising=False)
     monkeypatch.setattr(subscribing, "DiscoveryError", DiscoveryError, raising=False)
@@ -114,21 +115,33 @@ OPML = b"""<?xml version="1.0"?><opml version="2.0"><head><title>mine</title></h
 <outline text="C" type="rss" xmlUrl="ftp://c.example/feed"/></body></opml>"""
 
 
-def test_opml_import_subscribes_reports_failures_and_follows_progress(ann, client_ann, queued,
+def import_in_worker(client, upload, monkeypatch, capture):
+    """Post the file; run the import task it queues as the worker would (the task calls opml_import.run)."""
+    imports = record_delay(monkeypatch, views.import_opml)
+    with capture(execute=True):
+        response = client.post("/subscriptions/import", {"file": upload})
+    with capture(execute=True):
+        opml_import.run(imports[0])
+    return response
+
+
+def test_opml_import_subscribes_reports_failures_and_follows_progress(ann, client_ann, queued, monkeypatch,
                                                                        django_capture_on_commit_callbacks):
     upload = SimpleUploadedFile("feeds.opml", OPML, content_type="text/x-opml")
-    with django_capture_on_commit_callbacks(execute=True):
-        response = client_ann.post("/subscriptions/import", {"file": upload})
+    response = import_in_worker(client_ann, upload, monkeypatch, django_capture_on_commit_callbacks)
     ids = set(Subscription.objects.filter(user=ann, folder="News").values_list("feed_id", flat=True))
     assert len(ids) == 2 and set(queued) == ids
-    assert response["Location"].startswith("/subscriptions/progress?feeds=")
+    assert response["Location"].startswith("/subscriptions/import/")
     html = client_ann.get(response["Location"]).content.decode()
-    assert "Skipped ftp://c.example/feed" in html and "3 feeds in the file: 2 subscribed" in html
+    assert "ftp://c.example/feed" in html and "3 of 3 feeds in the file read:" in html and "2 subscribed" in html
+    assert "/subscriptions/progress?feeds=" in html
 
 
-def test_a_file_that_is_not_opml_is_refused_with_a_message(ann, client_ann):
+def test_a_file_that_is_not_opml_is_refused_with_a_message(ann, client_ann, monkeypatch,
+                                                           django_capture_on_commit_callbacks):
     upload = SimpleUploadedFile("feeds.opml", b'<?xml version="1.0"?><opml/>', content_type="text/x-opml")
-    html = client_ann.post("/subscriptions/import", {"file": upload}, follow=True).content.decode()
+    response = import_in_worker(client_ann, upload, monkeypatch, django_capture_on_commit_callbacks)
+    html = client_ann.get(response["Location"]).content.decode()
     assert "could not be imported" in html and not Subscription.objects.filter(user=ann).exists()
 
 

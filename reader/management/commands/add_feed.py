@@ -3,7 +3,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.core.validators import URLValidator
 
-from reader.subscribe import DiscoveryError, subscribe_url
+from reader.subscribe import DiscoveryError, TooManyFeeds, subscribe_url
 from reader.tasks import fetch_feed
 
 
@@ -25,8 +25,8 @@ class Command(BaseCommand):
         if owner is None:
             raise CommandError(f"no user named {user!r}")
         try:
-            feed, candidates = subscribe_url(owner, url, folder)
-        except DiscoveryError as exc:
+            feed, _created, candidates = subscribe_url(owner, url, folder)
+        except (DiscoveryError, TooManyFeeds) as exc:
             raise CommandError(str(exc))
         if feed is None:
             choices = "\n".join(f"  {c.url}  ({c.kind}) {c.title}" for c in candidates)

@@ -16,7 +16,6 @@ async function poll(list, summary, bar) {
     return;
   }
   let fetched = 0;
-  let stories = 0;
   for (const feed of payload.feeds) {
     const row = list.querySelector(`[data-feed="${feed.id}"]`);
     if (row) {
@@ -26,14 +25,11 @@ async function poll(list, summary, bar) {
       row.classList.toggle("done", feed.fetched && !feed.extracting);
     }
     fetched += feed.fetched ? 1 : 0;
-    stories += feed.stories;
   }
   const total = payload.feeds.length;
   bar.max = Math.max(total, 1);
   bar.value = fetched;
-  summary.textContent = payload.done
-    ? `All ${total} feed(s) fetched: ${stories} stories are in your feed.`
-    : `${fetched} of ${total} feed(s) fetched, ${stories} stories so far…`;
+  summary.textContent = payload.summary; // worded by the server, which knows which feeds failed
   if (!payload.done) setTimeout(() => poll(list, summary, bar), 1000);
 }
 
