@@ -247,3 +247,6 @@ AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 # A 502 or 504 from the public extractor that the fetched site caused is a warning in the log, not our error.
 LOGGING.setdefault("filters", {})["site_faults"] = {"()": "reader.api_errors.SiteFaultsAsWarnings"}
 LOGGING.setdefault("loggers", {}).setdefault("django.request", {}).setdefault("filters", []).append("site_faults")
+# django-axes logs every successful login's reset at INFO; its lockouts are warnings, and those are kept.
+AXES_VERBOSE = False
+LOGGING["loggers"]["axes"] = {"level": "WARNING"}
