@@ -103,7 +103,8 @@ def extract(request):
         extract_demo.check_methods(methods)
         source = extract_demo.load(data.get("url"), data.get("html"))
         if compare:  # every method on one page: a smaller page, so that the request's CPU time stays bounded
-            extract_demo.check_size(source.html, settings.EXTRACT_COMPARE_MAX_BYTES, "The page, to compare all methods,")
+            extract_demo.check_size(source.html, settings.EXTRACT_COMPARE_MAX_BYTES, "The page",
+                                    "for comparing all methods (one method takes larger pages)")
         result = ({"results": extract_demo.compare(source, methods), "url": source.url} if compare
                   else extract_demo.run(source, methods[0]))
     except ApiError as exc:

@@ -76,10 +76,10 @@ def well_formed(text: str | None) -> str | None:
     return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace") if text else text
 
 
-def check_size(html: bytes | str, limit: int, what: str) -> None:
+def check_size(html: bytes | str, limit: int, what: str, purpose: str = "for this demo") -> None:
     size = len(html.encode() if isinstance(html, str) else html)
     if size > limit:
-        raise ApiError("too_large", 413, f"{what} is {size} bytes, over the {limit} byte limit for this demo")
+        raise ApiError("too_large", 413, f"{what} is {size:,} bytes, over the {limit:,} byte limit {purpose}.")
 
 
 def run(source: Source, method: str) -> dict:
