@@ -6,8 +6,9 @@ from playwright.sync_api import expect
 
 from e2e.browser import sign_up
 from e2e.news_site import STORIES, publish
+from reader import opml_import
 from reader.models import Feed
-from reader.tasks import fetch_feed, fetch_story_page
+from reader.tasks import fetch_feed, fetch_story_page, import_opml
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -22,6 +23,7 @@ def test_import_shows_progress_then_export_lists_the_feeds(page, server, allow_l
     queued = []
     monkeypatch.setattr(fetch_feed, "delay", queued.append)  # this test fetches in-process, below
     monkeypatch.setattr(fetch_story_page, "delay", lambda story_id: None)
+    monkeypatch.setattr(import_opml, "delay", opml_import.run)  # the import task, run by the web thread here
     harbour = publish(server, "/harbour.xml", STORIES[:3], "Harbour Gazette")
     football = publish(server, "/football.xml", STORIES[3:], "Football weekly")
     opml_file = tmp_path / "feeds.opml"
@@ -30,6 +32,9 @@ def test_import_shows_progress_then_export_lists_the_feeds(page, server, allow_l
     sign_up(page, "opml-reader")
     page.get_by_label("Import an OPML file").set_input_files(str(opml_file))
     page.get_by_role("button", name="Import", exact=True).click()
+    page.wait_for_url("**/subscriptions/import/*/")
+    expect(page.locator(".import-summary")).to_contain_text("Done: 2 of 2 feeds in the file read: 2 subscribed")
+    page.get_by_role("link", name="Follow the first fetches").click()
     page.wait_for_url("**/subscriptions/progress?feeds=*")
     expect(page.locator("[data-progress] li")).to_have_count(2)
     expect(page.locator("[data-progress-summary]")).to_contain_text("0 of 2 feed(s) fetched")

@@ -37,7 +37,7 @@ def test_widget_embedded_on_another_site_extracts_and_explains_refusals(page, we
 
     box.get_by_label("Page address").fill("http://10.20.30.40/private/page")
     box.get_by_role("button", name="Extract").click()
-    expect(box.get_by_role("alert")).to_contain_text("Refused")
+    expect(box.get_by_role("alert")).to_contain_text("private or local address")
     expect(box.locator(".xw-result")).to_have_count(0)
     assert not any(path.startswith("/private") for path, _ in server.requests)
 
