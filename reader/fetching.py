@@ -53,7 +53,7 @@ def explain(exc: FetchError, url: str) -> str:
         except ValueError:  # a status no standard names
             return f"{host} answered with error {exc.status}."
     return {
-        FetchError.INVALID_URL: "That is not a web address that can be fetched (an http:// or https:// address).",
+        FetchError.INVALID_URL: "That is not a web address this server can fetch (only http:// and https:// ones).",
         FetchError.REFUSED: f"{host} is a private or local address, which this server does not fetch.",
         FetchError.TOO_LARGE: f"The page at {host} is too large.",
         FetchError.TIMEOUT: f"{host} took too long to answer.",

@@ -60,5 +60,5 @@ def test_demo_page_compares_methods_on_pasted_html(page):
     box.get_by_label("HTML", exact=True).fill("")
     box.get_by_label("Page address").fill("ftp://files.example/story")
     box.get_by_role("button", name="Extract").click()
-    expect(box.get_by_role("alert")).to_contain_text("only http and https")
+    expect(box.get_by_role("alert")).to_contain_text("only http:// and https://")
     assert page.js_errors == []
