@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import URLResolver, get_resolver
 
-from reader.models import Entry, Feed, Rating, Rule, Story, Subscription
+from reader.models import Entry, Feed, OpmlImport, Rating, Rule, Story, Subscription
 
 from .figures import ROOT, record
 
@@ -56,7 +56,8 @@ def world():
     Entry.objects.create(user=ann, story=story, score=SCORE, reasons=[SECRET])
     Rating.objects.create(user=ann, story=story, value=Rating.GOOD)
     rule = Rule.objects.create(user=ann, kind="word", value=SECRET, action="show")
-    ids = {"story_id": story.id, "subscription_id": sub.id, "rule_id": rule.id, "object_id": feed.id,
+    job = OpmlImport.objects.create(user=ann, status="done", problems=[[f"https://{SECRET}.example/", "skipped"]])
+    ids = {"import_id": job.id, "story_id": story.id, "subscription_id": sub.id, "rule_id": rule.id, "object_id": feed.id,
            "content_type_id": 1, "uidb64": "MQ", "token": "set-password", "feed_id": feed.id}
     return {"ann": ann, "bob": bob, "staff": staff, "ids": ids}
 
