@@ -302,6 +302,8 @@ def fetch(url: str, policy: FetchPolicy = FetchPolicy(), headers: dict | None = 
                     raise FetchError(FetchError.HTTP, f"{url} answered HTTP {resp.status}", status=resp.status,
                                      headers=response_headers)
                 content = _read_body(resp, url, policy, deadline)
+                if watchdog.expired:  # a body without a length ends at any close, the watchdog's too
+                    raise _too_slow(url, policy)
                 return Response(url, resp.status, response_headers, content, time.monotonic() - started)
             finally:
                 watchdog.cancel()

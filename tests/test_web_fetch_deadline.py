@@ -83,3 +83,23 @@ def test_widget_answers_504_when_headers_drip(slow_headers, allow_loopback, sett
     assert response.status_code == 504
     assert response.json()["error"]["code"] == "timeout"
     assert slow_headers.lines_sent() < 5
+
+
+def test_a_body_without_a_length_cut_at_the_deadline_is_a_timeout_not_a_short_page(server):
+    def drip_until_closed(handler):  # no Content-Length: the body ends when the connection closes
+        handler.send_response(200)
+        handler.send_header("Connection", "close")
+        handler.end_headers()
+        try:
+            for _ in range(20):
+                handler.wfile.write(b"<p>more</p>")
+                handler.wfile.flush()
+                time.sleep(0.25)
+        except OSError:
+            pass
+        handler.close_connection = True
+
+    server.add("/drip", drip_until_closed)
+    with pytest.raises(FetchError) as info:
+        fetch(server.url("/drip"), FetchPolicy(allowed_networks=ALLOW, read_timeout=5, total_timeout=1))
+    assert info.value.kind == FetchError.TIMEOUT
