@@ -57,8 +57,8 @@ def world():
     Rating.objects.create(user=ann, story=story, value=Rating.GOOD)
     rule = Rule.objects.create(user=ann, kind="word", value=SECRET, action="show")
     job = OpmlImport.objects.create(user=ann, status="done", problems=[[f"https://{SECRET}.example/", "skipped"]])
-    ids = {"import_id": job.id, "story_id": story.id, "subscription_id": sub.id, "rule_id": rule.id, "object_id": feed.id,
-           "content_type_id": 1, "uidb64": "MQ", "token": "set-password", "feed_id": feed.id}
+    ids = {"story_id": story.id, "subscription_id": sub.id, "rule_id": rule.id, "object_id": feed.id,
+           "content_type_id": 1, "uidb64": "MQ", "token": "set-password", "feed_id": feed.id, "import_id": job.id}
     return {"ann": ann, "bob": bob, "staff": staff, "ids": ids}
 
 
