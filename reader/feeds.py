@@ -91,7 +91,7 @@ class _Known:
 
     A distinct guid is a distinct story (podcast episodes all linking to the show's page, live-blog updates at
     "#update-N"), so a stored story is taken for an incoming one with a new guid only when its own guid has
-    left the feed, and it has the same link, title and enclosures, or the same title and text.
+    left the feed, and it has the same enclosures and the same link and title, or the same title and text.
     """
 
     def __init__(self, feed: Feed, incoming: list[dict]):
@@ -111,10 +111,11 @@ class _Known:
     def find(self, item: dict) -> Story | None:
         story = self.by_guid.get(item["guid"])
         if story is None:
-            same_link = [s for s in self.by_link.get(item["link_hash"] or None, [])
-                         if s.title == item["title"] and _enclosure_urls(s.enclosures) == _enclosure_urls(item["enclosures"])]
+            same_link = [s for s in self.by_link.get(item["link_hash"] or None, []) if s.title == item["title"]]
             candidates = same_link + self.by_hash.get(item["content_hash"] or None, [])
-            story = next((s for s in candidates if s.guid not in self.keys and s.id not in self.claimed), None)
+            enclosures = _enclosure_urls(item["enclosures"])
+            story = next((s for s in candidates if s.guid not in self.keys and s.id not in self.claimed
+                          and _enclosure_urls(s.enclosures) == enclosures), None)
         if story is not None:
             self.claimed.add(story.id)
         return story

@@ -66,9 +66,10 @@ def _attachments(item: dict, url: str, notes: Notes) -> list[dict]:
     found = []
     for attachment in _list(item.get("attachments")):
         href = absolute_url(url, attachment.get("url"), notes, "attachment") if isinstance(attachment, dict) else ""
+        size = attachment.get("size_in_bytes") if href else None
         if href:
             found.append({"url": href, "type": _text(attachment.get("mime_type")),
-                          "length": str(attachment.get("size_in_bytes") or "")[:20]})
+                          "length": str(size) if isinstance(size, int) and not isinstance(size, bool) and size else ""})
     return found
 
 

@@ -20,7 +20,7 @@ import nh3
 from lxml.etree import ParserError
 
 from . import charsets
-from .digits import whole_number
+from .digits import MAX_DIGITS, whole_number
 
 # A document type that declares entities can expand into gigabytes or read local files; feeds never need one.
 _ENTITY_DECLARATION = re.compile(rb"<!ENTITY|<\x00!\x00E\x00N\x00T\x00I\x00T\x00Y|\x00<\x00!\x00E\x00N\x00T\x00I\x00T\x00Y")
@@ -266,9 +266,7 @@ def _parse_xml(content: bytes, url: str, content_type: str, max_entries: int, no
     if parsed.bozo and not parsed.entries:
         raise NotAFeed(f"not a feed: invalid XML: {parsed.get('bozo_exception')}")
     site = absolute_url(url, parsed.feed.get("link"), notes, "site")
-    ttl = whole_number(str(parsed.feed.get("ttl", "")))
-    if parsed.feed.get("ttl") and ttl is None:
-        notes.add("ignored a <ttl> that is not a number of minutes")
+    ttl = _ttl(str(parsed.feed.get("ttl", "")), notes)
     return ParsedFeed(
         format=parsed.version or "unknown",
         title=_title(parsed.feed)[:500],
@@ -278,6 +276,15 @@ def _parse_xml(content: bytes, url: str, content_type: str, max_entries: int, no
         total_entries=max(total, len(parsed.entries)),
         problem=f"read leniently: {parsed.get('bozo_exception')}" if parsed.bozo else "",
     )
+
+
+def _ttl(text: str, notes: Notes) -> int | None:
+    minutes = whole_number(text)
+    if text.strip() and minutes is None:
+        notes.add("ignored a <ttl> that is not a number of minutes")
+    elif minutes is not None and len(text.strip().lstrip("0")) > MAX_DIGITS:
+        notes.add(f"read a <ttl> of {len(text.strip())} digits as {minutes} minutes")
+    return minutes
 
 
 def _title(node) -> str:
