@@ -98,7 +98,8 @@ class _Known:
         self.keys = {item["guid"] for item in incoming}
         links = [i["link_hash"] for i in incoming if i["link_hash"]]
         hashes = [i["content_hash"] for i in incoming if i["content_hash"]]
-        stories = (Story.objects.filter(feed=feed, guid__in=self.keys) | Story.objects.filter(feed=feed, link_hash__in=links)
+        stories = (Story.objects.filter(feed=feed, guid__in=self.keys)
+                   | Story.objects.filter(feed=feed, link_hash__in=links)
                    | Story.objects.filter(feed=feed, content_hash__in=hashes))
         self.by_guid, self.by_link, self.by_hash, self.claimed = {}, {}, {}, set()
         for story in stories.order_by("id"):

@@ -76,7 +76,8 @@ def test_items_sharing_a_guid_with_distinct_links_are_all_kept_and_stay_so(fetch
     assert len(fetch(*items).new_story_ids) == 3
     assert fetch(*items).new_story_ids == []
     assert fetch(*reversed(items)).new_story_ids == []
-    assert sorted(Story.objects.filter(feed=fetch.feed).values_list("title", flat=True)) == ["Post 0", "Post 1", "Post 2"]
+    titles = Story.objects.filter(feed=fetch.feed).values_list("title", flat=True)
+    assert sorted(titles) == ["Post 0", "Post 1", "Post 2"]
 
 
 def test_items_sharing_a_guid_and_link_but_not_a_title_are_all_kept(fetch):

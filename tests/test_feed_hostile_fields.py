@@ -58,8 +58,9 @@ CASES = {
     "JSON image http://[x/": (jsonfeed(image="http://[x/"), JSON, "invalid image URL", lambda s: s.thumbnail == ""),
     "JSON date 9999-12-31T23:59:59-10:00": (jsonfeed(date_published="9999-12-31T23:59:59-10:00"), JSON,
                                             "date in the future", lambda s: s.published <= timezone.now()),
-    "JSON size of 5,000 digits": (jsonfeed(attachments=[{"url": "/a.mp3", "size_in_bytes": 7}]).replace(": 7}", f": {'9' * 5000}}}"), JSON,
-                                  "", lambda s: s.enclosures[0]["url"].endswith("/a.mp3") and s.enclosures[0]["length"] == ""),
+    "JSON size of 5,000 digits": (jsonfeed(attachments=[{"url": "/a.mp3", "size_in_bytes": 7}])
+                                  .replace(": 7}", f": {'9' * 5000}}}"), JSON, "",
+                                  lambda s: s.enclosures[0]["url"].endswith("/a.mp3") and s.enclosures[0]["length"] == ""),
     "charset=undefined": (rss(), {"Content-Type": "application/rss+xml; charset=undefined"},
                           "charset 'undefined'", None),
     "encoding=zlib declared": (rss().replace('encoding="utf-8"', 'encoding="zlib_codec"'), XML,
