@@ -11,9 +11,10 @@ from charset_normalizer import from_bytes
 
 _CHARSET_PARAM = re.compile(r";\s*charset\s*=\s*[\"']?([^;\"'\s]*)[\"']?", re.I)
 _XML_ENCODING = re.compile(rb"^(\xef\xbb\xbf)?(<\?xml[^>]{0,200}?encoding\s*=\s*[\"'])([^\"']{0,100})([\"'])")
-# Text between tags holding non-ASCII bytes. "<" and ">" are never the second byte of a character in the
-# legacy CJK encodings, so cutting there splits no character.
-_NON_ASCII_TEXT = re.compile(rb"[^<>]*[\x80-\xff][^<>]*")
+# Text between tags, kept when it holds non-ASCII bytes. "<" and ">" are never the second byte of a character
+# in the legacy CJK encodings, so cutting there splits no character.
+_TEXT = re.compile(rb"[^<>]+")
+_NON_ASCII = re.compile(rb"[\x80-\xff]")
 # Detection reads only such text (markup tells it nothing), at most this much of it from the start of the
 # document: a bounded cost whatever the feed's size.
 SAMPLE_BYTES = 32 * 1024
@@ -59,8 +60,9 @@ def usable_declaration(content: bytes, notes) -> bytes:
 def detect(data: bytes) -> str:
     """The likeliest charset of data, judged from a bounded sample of its non-ASCII lines ("" if none)."""
     sample = bytearray()
-    for match in _NON_ASCII_TEXT.finditer(data, 0, SCAN_BYTES):
-        sample += match.group() + b"\n"
+    for match in _TEXT.finditer(data, 0, SCAN_BYTES):
+        if _NON_ASCII.search(match.group()):
+            sample += match.group() + b"\n"
         if len(sample) >= SAMPLE_BYTES:
             break
     if not sample:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -49,37 +50,27 @@ def story_fields(entry: ParsedEntry, now: datetime) -> dict:
     }
 
 
-def _same_item(a: dict, b: dict) -> bool:
-    return a["link_hash"] == b["link_hash"] and a["title"] == b["title"]
-
-
-def _variant(guid: str, item: dict, group: list[dict]) -> str:
-    """A stable key for one of several items that share a guid: their link, and the title if the link is shared."""
-    shared_link = sum(other["link_hash"] == item["link_hash"] for other in group) > 1
-    return f"{guid[:983]}#{digest(item['link_hash'] + (item['title'] if shared_link else ''))[:16]}"
-
-
 def _distinct(feed: Feed, items: list[dict]) -> list[dict]:
     """One candidate per story in the document, each with its own key (stored as the guid).
 
     An item repeated with the same guid, link and title is one story. Items sharing a guid but not their link
     (or title) are distinct stories, as real feeds have them: the one whose link the stored story has keeps
-    the plain guid, the others get a key made from the guid and their link.
+    the plain guid, the others get a key made from the guid and their link (and title, if the link is shared).
     """
-    groups: dict[str, list[dict]] = {}
+    groups: dict[str, dict[tuple, dict]] = {}
     for item in items:
-        group = groups.setdefault(item["guid"], [])
-        if not any(_same_item(other, item) for other in group):
-            group.append(item)
+        groups.setdefault(item["guid"], {}).setdefault((item["link_hash"], item["title"]), item)
     shared = [guid for guid, group in groups.items() if len(group) > 1]
     stored = dict(Story.objects.filter(feed=feed, guid__in=shared).values_list("guid", "link_hash"))
     for guid in shared:
-        group = groups[guid]
+        group = list(groups[guid].values())
         holder = next((i for i in group if i["link_hash"] == stored[guid]), None) if guid in stored else group[0]
+        links = Counter(item["link_hash"] for item in group)
         for item in group:
             if item is not holder:
-                item["guid"] = _variant(guid, item, group)
-    return [item for group in groups.values() for item in group]
+                distinct = item["link_hash"] + (item["title"] if links[item["link_hash"]] > 1 else "")
+                item["guid"] = f"{guid[:983]}#{digest(distinct)[:16]}"
+    return [item for group in groups.values() for item in group.values()]
 
 
 def _enclosure_urls(enclosures: list[dict]) -> set[str]:
