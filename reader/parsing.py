@@ -262,7 +262,7 @@ def _parse_xml(content: bytes, url: str, content_type: str, max_entries: int, no
     first, total = first_entries(content, max_entries) if max_entries > 0 else (content, 0)
     parsed = _feedparser(first, url, content_type)
     if first is not content and len(parsed.entries) < max_entries:  # the cut fell inside a CDATA section
-        parsed = _feedparser(content, url, content_type)
+        parsed, first = _feedparser(content, url, content_type), content
     if not parsed.version and not parsed.entries:
         looks_html = b"<html" in content[:2048].lower()
         raise NotAFeed("not a feed: " + ("an HTML page, not RSS, Atom or JSON Feed" if looks_html
@@ -277,7 +277,7 @@ def _parse_xml(content: bytes, url: str, content_type: str, max_entries: int, no
         site_url=site[:2000],
         entries=read_entries(parsed.entries[:max_entries], lambda e: _xml_entry(e, url, notes), notes),
         ttl_minutes=ttl,
-        total_entries=max(total, len(parsed.entries)),
+        total_entries=total if first is not content else len(parsed.entries),
         problem=f"read leniently: {parsed.get('bozo_exception')}" if parsed.bozo else "",
     )
 

@@ -115,3 +115,8 @@ def test_items_past_the_cap_are_never_parsed():
 def test_a_cut_fooled_by_cdata_falls_back_to_the_whole_document():
     feed = parse(big_feed(600, cdata_at=10), BASE, max_entries=500)
     assert len(feed.entries) == 500 and feed.entries[-1].title == "Item 499"
+
+
+def test_a_literal_end_tag_in_cdata_is_not_counted_as_an_entry():
+    feed = parse(big_feed(100, cdata_at=10), BASE, max_entries=500)
+    assert len(feed.entries) == feed.total_entries == 100
