@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -49,47 +50,75 @@ def story_fields(entry: ParsedEntry, now: datetime) -> dict:
     }
 
 
-class _Index:
-    """Stories known by guid, then normalised link, then content hash: the dedupe order."""
+def _distinct(feed: Feed, items: list[dict]) -> list[dict]:
+    """One candidate per story in the document, each with its own key (stored as the guid).
 
-    def __init__(self):
-        self.by_guid, self.by_link, self.by_hash = {}, {}, {}
+    An item repeated with the same guid, link and title is one story. Items sharing a guid but not their link
+    (or title) are distinct stories, as real feeds have them: the one whose link the stored story has keeps
+    the plain guid, the others get a key made from the guid and their link (and title, if the link is shared).
+    """
+    groups: dict[str, dict[tuple, dict]] = {}
+    for item in items:
+        groups.setdefault(item["guid"], {}).setdefault((item["link_hash"], item["title"]), item)
+    shared = [guid for guid, group in groups.items() if len(group) > 1]
+    stored = dict(Story.objects.filter(feed=feed, guid__in=shared).values_list("guid", "link_hash"))
+    for guid in shared:
+        group = list(groups[guid].values())
+        holder = next((i for i in group if i["link_hash"] == stored[guid]), None) if guid in stored else group[0]
+        links = Counter(item["link_hash"] for item in group)
+        for item in group:
+            if item is not holder:
+                distinct = item["link_hash"] + (item["title"] if links[item["link_hash"]] > 1 else "")
+                item["guid"] = f"{guid[:983]}#{digest(distinct)[:16]}"
+    return [item for group in groups.values() for item in group.values()]
 
-    def add(self, key: dict, value) -> None:
-        self.by_guid.setdefault(key["guid"], value)
-        if key["link_hash"]:
-            self.by_link.setdefault(key["link_hash"], value)
-        if key["content_hash"]:
-            self.by_hash.setdefault(key["content_hash"], value)
 
-    def find(self, key: dict):
-        return (self.by_guid.get(key["guid"]) or self.by_link.get(key["link_hash"] or None)
-                or self.by_hash.get(key["content_hash"] or None))
+def _enclosure_urls(enclosures: list[dict]) -> set[str]:
+    return {e.get("url") for e in enclosures if isinstance(e, dict)}
 
 
-def _existing(feed: Feed, incoming: list[dict]) -> _Index:
-    index = _Index()
-    guids = [f["guid"] for f in incoming]
-    links = [f["link_hash"] for f in incoming if f["link_hash"]]
-    hashes = [f["content_hash"] for f in incoming if f["content_hash"]]
-    stories = (Story.objects.filter(feed=feed, guid__in=guids) | Story.objects.filter(feed=feed, link_hash__in=links)
-               | Story.objects.filter(feed=feed, content_hash__in=hashes))
-    for story in stories.order_by("id"):
-        index.add({"guid": story.guid, "link_hash": story.link_hash, "content_hash": story.content_hash}, story)
-    return index
+class _Known:
+    """A feed's stored stories matched to the incoming ones: by guid, else as the same story under a new guid.
+
+    A distinct guid is a distinct story (podcast episodes all linking to the show's page, live-blog updates at
+    "#update-N"), so a stored story is taken for an incoming one with a new guid only when its own guid has
+    left the feed, and it has the same enclosures and the same link and title, or the same title and text.
+    """
+
+    def __init__(self, feed: Feed, incoming: list[dict]):
+        self.keys = {item["guid"] for item in incoming}
+        links = [i["link_hash"] for i in incoming if i["link_hash"]]
+        hashes = [i["content_hash"] for i in incoming if i["content_hash"]]
+        stories = (Story.objects.filter(feed=feed, guid__in=self.keys)
+                   | Story.objects.filter(feed=feed, link_hash__in=links)
+                   | Story.objects.filter(feed=feed, content_hash__in=hashes))
+        self.by_guid, self.by_link, self.by_hash, self.claimed = {}, {}, {}, set()
+        for story in stories.order_by("id"):
+            self.by_guid[story.guid] = story
+            if story.link_hash:
+                self.by_link.setdefault(story.link_hash, []).append(story)
+            if story.content_hash:
+                self.by_hash.setdefault(story.content_hash, []).append(story)
+
+    def find(self, item: dict) -> Story | None:
+        story = self.by_guid.get(item["guid"])
+        if story is None:
+            same_link = [s for s in self.by_link.get(item["link_hash"] or None, []) if s.title == item["title"]]
+            candidates = same_link + self.by_hash.get(item["content_hash"] or None, [])
+            enclosures = _enclosure_urls(item["enclosures"])
+            story = next((s for s in candidates if s.guid not in self.keys and s.id not in self.claimed
+                          and _enclosure_urls(s.enclosures) == enclosures), None)
+        if story is not None:
+            self.claimed.add(story.id)
+        return story
 
 
 @transaction.atomic
 def store(feed: Feed, parsed: ParsedFeed) -> FetchOutcome:
     """Insert new stories, update changed ones, and add new ones to every subscriber's feed."""
     now = timezone.now()
-    incoming, seen = [], _Index()
-    for entry in parsed.entries:
-        fields = story_fields(entry, now)
-        if seen.find(fields) is None:  # a feed repeating a story yields one
-            seen.add(fields, True)
-            incoming.append(fields)
-    existing = _existing(feed, incoming)
+    incoming = _distinct(feed, [story_fields(entry, now) for entry in parsed.entries])
+    existing = _Known(feed, incoming)
     outcome, new = FetchOutcome(), []
     for fields in incoming:
         story = existing.find(fields)
@@ -137,7 +166,7 @@ def record_error(feed: Feed, exc: Exception, now: datetime) -> None:
 
 def _learn(feed: Feed, parsed: ParsedFeed, response, outcome: FetchOutcome, now: datetime) -> None:
     """What a full response teaches: the feed's metadata, validators and posting rate."""
-    feed.title = feed.title or parsed.title
+    feed.title = parsed.title or feed.title  # the feed names itself; users' own labels are on their subscriptions
     feed.site_url = feed.site_url or parsed.site_url
     feed.format = parsed.format
     feed.etag = response.headers.get("etag", "")[:500]

@@ -1,17 +1,21 @@
-"""JSON Feed 1.0 and 1.1 (https://jsonfeed.org/version/1.1), which feedparser does not read."""
+"""JSON Feed 1.0 and 1.1 (https://jsonfeed.org/version/1.1), which feedparser does not read.
+
+Titles and names in JSON Feed are plain text: markup in them is shown as written, never read as HTML.
+"""
 from __future__ import annotations
 
 import json
 from datetime import datetime, timezone as dt_timezone
 from html import escape
-from urllib.parse import urljoin
 
-from .parsing import NotAFeed, ParsedEntry, ParsedFeed, clean_html, digest, plain_text
+from .parsing import (NotAFeed, Notes, ParsedEntry, ParsedFeed, absolute_url, author_name, clean_html, digest,
+                      read_entries, sane_date, text_field)
 
 
-def parse(content: bytes, url: str) -> ParsedFeed:
+def parse(content: bytes, url: str, max_entries: int = 500, notes: Notes | None = None) -> ParsedFeed:
+    notes = Notes() if notes is None else notes
     try:
-        doc = json.loads(content.decode("utf-8-sig"))
+        doc = json.loads(content.decode("utf-8-sig"), parse_int=_number)
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise NotAFeed(f"not a feed: invalid JSON: {exc}") from None
     if not isinstance(doc, dict) or not str(doc.get("version", "")).startswith("https://jsonfeed.org/version/"):
@@ -19,53 +23,72 @@ def parse(content: bytes, url: str) -> ParsedFeed:
     items = doc.get("items")
     if not isinstance(items, list):
         raise NotAFeed("not a feed: JSON Feed without an items list")
-    site = _text(doc.get("home_page_url"))
+    items = [item for item in items if isinstance(item, dict)]
     return ParsedFeed(
         format="json" + str(doc["version"]).rsplit("/", 1)[-1],
-        title=plain_text(_text(doc.get("title")))[:500],
-        site_url=urljoin(url, site)[:2000] if site else "",
-        entries=[_entry(item, url) for item in items if isinstance(item, dict)],
+        title=text_field(_text(doc.get("title")), is_html=False)[:500],
+        site_url=absolute_url(url, doc.get("home_page_url"), notes, "site")[:2000],
+        entries=read_entries(items[:max_entries], lambda item: _entry(item, url, notes), notes),
+        total_entries=len(items),
     )
+
+
+def _number(digits: str) -> int | float:
+    """int() refuses more than 4,300 digits, which would refuse the whole feed for one size_in_bytes."""
+    return int(digits) if len(digits) <= 18 else float(digits)
 
 
 def _text(value) -> str:
     return value if isinstance(value, str) else ""
 
 
-def _date(value) -> datetime | None:
+def _list(value) -> list:
+    return value if isinstance(value, list) else []
+
+
+def _date(value, notes: Notes) -> datetime | None:
     try:
         stamp = datetime.fromisoformat(_text(value).strip())
     except ValueError:
         return None
-    return stamp if stamp.tzinfo else stamp.replace(tzinfo=dt_timezone.utc)
+    return sane_date(stamp if stamp.tzinfo else stamp.replace(tzinfo=dt_timezone.utc), notes)
 
 
 def _author(item: dict) -> str:
     authors = item.get("authors") if isinstance(item.get("authors"), list) else [item.get("author")]
-    names = [_text(a.get("name")) for a in authors if isinstance(a, dict)]
+    names = [author_name(_text(a.get("name"))) for a in authors if isinstance(a, dict)]
     return ", ".join(n for n in names if n)
 
 
-def _entry(item: dict, url: str) -> ParsedEntry:
-    link = _text(item.get("url")) or _text(item.get("external_url"))
-    link = urljoin(url, link) if link else ""
-    title = plain_text(_text(item.get("title")))
+def _attachments(item: dict, url: str, notes: Notes) -> list[dict]:
+    if "attachments" in item and not isinstance(item["attachments"], list):
+        notes.add("ignored attachments that are not a list")
+    found = []
+    for attachment in _list(item.get("attachments")):
+        href = absolute_url(url, attachment.get("url"), notes, "attachment") if isinstance(attachment, dict) else ""
+        size = attachment.get("size_in_bytes") if href else None
+        if href:
+            found.append({"url": href, "type": _text(attachment.get("mime_type")),
+                          "length": str(size) if isinstance(size, int) and not isinstance(size, bool) and size else ""})
+    return found
+
+
+def _entry(item: dict, url: str, notes: Notes) -> ParsedEntry:
+    link = absolute_url(url, _text(item.get("url")) or _text(item.get("external_url")), notes, "entry link")
+    title = text_field(_text(item.get("title")), is_html=False)
     text = _text(item.get("content_text")) or _text(item.get("summary"))
     html = _text(item.get("content_html")) or "".join(f"<p>{escape(p)}</p>" for p in text.split("\n\n") if p.strip())
     raw_id = item.get("id")
     guid = str(raw_id) if isinstance(raw_id, (str, int, float)) and str(raw_id) else (link or digest(title + html))
-    attachments = [a for a in item.get("attachments") or [] if isinstance(a, dict) and _text(a.get("url"))]
     image = _text(item.get("image")) or _text(item.get("banner_image"))
-    tags = item.get("tags") if isinstance(item.get("tags"), list) else []
     return ParsedEntry(
         guid=guid,
         url=link,
         title=title,
         author=_author(item),
-        published=_date(item.get("date_published")) or _date(item.get("date_modified")),
-        tags=[t for t in tags if isinstance(t, str)],
+        published=_date(item.get("date_published"), notes) or _date(item.get("date_modified"), notes),
+        tags=[t for t in _list(item.get("tags")) if isinstance(t, str)],
         content_html=clean_html(html, link or url),
-        enclosures=[{"url": urljoin(url, a["url"]), "type": _text(a.get("mime_type")),
-                     "length": str(a.get("size_in_bytes") or "")} for a in attachments],
-        thumbnail=urljoin(url, image) if image else "",
+        enclosures=_attachments(item, url, notes),
+        thumbnail=absolute_url(url, image, notes, "image"),
     )

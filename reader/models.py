@@ -9,7 +9,7 @@ from django.utils.text import Truncator
 
 class Feed(models.Model):
     url = models.URLField(max_length=2000, unique=True)
-    title = models.CharField(max_length=500, blank=True)
+    title = models.CharField(max_length=500, blank=True, help_text="the feed's own title, from its last good fetch")
     site_url = models.URLField(max_length=2000, blank=True)
     etag = models.CharField(max_length=500, blank=True)
     last_modified = models.CharField(max_length=100, blank=True)
@@ -111,13 +111,20 @@ class Subscription(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="subscriptions")
     feed = models.ForeignKey(Feed, on_delete=models.CASCADE, related_name="subscriptions")
     folder = models.CharField(max_length=200, blank=True)
+    # Feeds are shared: a name from one user's OPML file is theirs alone, never the feed's title for everyone.
+    title = models.CharField(max_length=500, blank=True, help_text="this user's own name for the feed")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "feed"], name="subscription_unique")]
 
     def __str__(self) -> str:
-        return f"{self.user} → {self.feed}"
+        return f"{self.user} → {self.name}"
+
+    @property
+    def name(self) -> str:
+        """The feed as this user sees it named: their own label, else the feed's title, else its address."""
+        return self.title or str(self.feed)
 
 
 class Rating(models.Model):

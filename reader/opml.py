@@ -18,6 +18,7 @@ from django.utils import timezone
 from .models import Entry, Feed, Story, Subscription
 
 FOLDER_SEPARATOR = "/"
+MAX_FOLDER_DEPTH = 20  # deeper outlines are read into the 20th folder; a folder path is 200 characters anyway
 _valid_url = URLValidator(schemes=["http", "https"])
 
 
@@ -50,19 +51,27 @@ def _outlines(data: bytes):
     body = root.find("body") if root.tag.lower() == "opml" else None
     if body is None:
         raise OpmlError("not an OPML file: no <opml> root with a <body>")
+    return list(_walk(body))
 
-    def walk(node, path):
-        for outline in node.findall("outline"):
-            title = " ".join((outline.get("title") or outline.get("text") or "").split())
-            url = (outline.get("xmlUrl") or outline.get("xmlurl") or "").strip()
-            if url:
-                yield url, title, FOLDER_SEPARATOR.join(path)[:200], _check(url)
-            elif len(outline):
-                yield from walk(outline, path + [title or "Untitled"])
-            elif (outline.get("type") or "").lower() in ("rss", "atom"):
-                yield "", title or "(untitled outline)", "", "no xmlUrl attribute"
 
-    return list(walk(body, []))
+def _walk(body):
+    """Outlines in document order, without recursion: a file nested thousands deep is read, not a crash."""
+    stack = [(iter(body.findall("outline")), [])]
+    while stack:
+        outline = next(stack[-1][0], None)
+        if outline is None:
+            stack.pop()
+            continue
+        path = stack[-1][1]
+        title = " ".join((outline.get("title") or outline.get("text") or "").split())
+        url = (outline.get("xmlUrl") or outline.get("xmlurl") or "").strip()
+        if url:
+            yield url, title, FOLDER_SEPARATOR.join(path)[:200], _check(url)
+        elif len(outline):
+            folder = path + [title or "Untitled"] if len(path) < MAX_FOLDER_DEPTH else path
+            stack.append((iter(outline.findall("outline")), folder))
+        elif (outline.get("type") or "").lower() in ("rss", "atom"):
+            yield "", title or "(untitled outline)", "", "no xmlUrl attribute"
 
 
 def _check(url: str) -> str:
@@ -88,16 +97,17 @@ def import_opml(user, data: bytes) -> ImportReport:
             wanted[url] = (title, folder)
     known = dict(Feed.objects.filter(url__in=list(wanted)).values_list("url", "id"))
     now = timezone.now()
-    Feed.objects.bulk_create([Feed(url=u, title=t[:500], next_fetch_at=now) for u, (t, _) in wanted.items()
-                              if u not in known], ignore_conflicts=True)
+    # The file's titles are this user's labels; a new feed's own title comes from its first fetch.
+    Feed.objects.bulk_create([Feed(url=u, next_fetch_at=now) for u in wanted if u not in known],
+                             ignore_conflicts=True)
     feed_ids = dict(Feed.objects.filter(url__in=list(wanted)).values_list("url", "id"))
     report.new_feed_ids = [feed_ids[u] for u in wanted if u not in known]
     report.feed_ids = [feed_ids[u] for u in wanted]
     subscribed = set(Subscription.objects.filter(user=user, feed_id__in=feed_ids.values())
                      .values_list("feed_id", flat=True))
     report.already = len(subscribed)
-    Subscription.objects.bulk_create([Subscription(user=user, feed_id=feed_ids[u], folder=folder)
-                                      for u, (_, folder) in wanted.items() if feed_ids[u] not in subscribed],
+    Subscription.objects.bulk_create([Subscription(user=user, feed_id=feed_ids[u], folder=folder, title=title[:500])
+                                      for u, (title, folder) in wanted.items() if feed_ids[u] not in subscribed],
                                      ignore_conflicts=True)
     report.subscribed = len(wanted) - report.already
     stories = Story.objects.filter(feed_id__in=[feed_ids[u] for u in wanted if feed_ids[u] not in subscribed])
@@ -129,7 +139,8 @@ def export_opml(user) -> bytes:
                 folders[path[:depth]] = ElementTree.SubElement(folders[path[:depth - 1]], "outline",
                                                                text=path[depth - 1], title=path[depth - 1])
         feed = sub.feed
-        attrs = {"type": "rss", "text": feed.title or feed.url, "title": feed.title or feed.url, "xmlUrl": feed.url}
+        kind = "atom" if feed.format.startswith("atom") else "rss"
+        attrs = {"type": kind, "text": sub.name, "title": sub.name, "xmlUrl": feed.url}
         if feed.site_url:
             attrs["htmlUrl"] = feed.site_url
         ElementTree.SubElement(folders[path], "outline", attrs)

@@ -7,6 +7,8 @@ from email.utils import parsedate_to_datetime
 
 from django.conf import settings
 
+from .digits import whole_number
+
 SLOWDOWN = 1.25  # nothing new: wait a little longer next time
 LONG_FAILING = timedelta(days=3)
 RARE_RETRY = timedelta(days=3)  # a feed failing for days is still tried, but rarely
@@ -35,19 +37,19 @@ def server_minimum(headers: dict, ttl_minutes: int | None) -> int:
     seconds = ttl_minutes * 60 if ttl_minutes else 0
     for directive in headers.get("cache-control", "").split(","):
         name, _, value = directive.strip().partition("=")
-        if name.lower() == "max-age" and value.strip().isdigit():
-            seconds = max(seconds, int(value))
+        if name.lower() == "max-age":
+            seconds = max(seconds, whole_number(value.strip('" ')) or 0)
     return seconds
 
 
 def retry_after(headers: dict, now: datetime) -> int | None:
     """Seconds asked for by a Retry-After header (delta seconds or an HTTP date), if any."""
     value = (headers or {}).get("retry-after", "").strip()
-    if value.isdigit():
-        return int(value)
+    if (seconds := whole_number(value)) is not None:
+        return seconds
     try:
         when = parsedate_to_datetime(value)
-    except (TypeError, ValueError, IndexError):
+    except (TypeError, ValueError, IndexError, OverflowError):
         return None
     return max(0, int((when - now).total_seconds())) if when.tzinfo else None
 

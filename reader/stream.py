@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from django.db import connection
 from django.utils.dateparse import parse_datetime
 
-from .models import Entry, Feed, Rating, Story
+from .models import Entry, Feed, Rating, Story, Subscription
 
 FILTERS = {
     "recommended": {"recommended": True},
@@ -89,10 +89,12 @@ class Item:
 
 _SELECT = f"""
 SELECT e.id, e.story_id, e.score, e.recommended, e.read, e.saved, e.reasons, r.value,
-       s.title, s.url, s.author, s.published, s.snippet, s.extraction_status, s.feed_id, f.title, f.url
+       s.title, s.url, s.author, s.published, s.snippet, s.extraction_status, s.feed_id,
+       COALESCE(NULLIF(sub.title, ''), f.title), f.url
 FROM {Entry._meta.db_table} e
 JOIN {Story._meta.db_table} s ON s.id = e.story_id
 JOIN {Feed._meta.db_table} f ON f.id = s.feed_id
+LEFT JOIN {Subscription._meta.db_table} sub ON sub.user_id = e.user_id AND sub.feed_id = s.feed_id
 LEFT JOIN {Rating._meta.db_table} r ON r.user_id = e.user_id AND r.story_id = e.story_id
 WHERE e.user_id = %s"""
 

@@ -1,0 +1,78 @@
+"""Which charset a feed's bytes are in, when the server and the document do not say, or say nonsense.
+
+A charset name can name a codec that is not a text encoding (zlib, base64) or one that raises on every byte
+(undefined); feedparser would then crash. Those names are dropped and noted, and the detector decides.
+"""
+from __future__ import annotations
+
+import re
+
+from charset_normalizer import from_bytes
+
+_CHARSET_PARAM = re.compile(r";\s*charset\s*=\s*[\"']?([^;\"'\s]*)[\"']?", re.I)
+_XML_ENCODING = re.compile(rb"^(\xef\xbb\xbf)?(<\?xml[^>]{0,200}?encoding\s*=\s*[\"'])([^\"']{0,100})([\"'])")
+# Text between tags, kept when it holds non-ASCII bytes. "<" and ">" are never the second byte of a character
+# in the legacy CJK encodings, so cutting there splits no character.
+_TEXT = re.compile(rb"[^<>]+")
+_NON_ASCII = re.compile(rb"[\x80-\xff]")
+# Detection reads only such text (markup tells it nothing), at most this much of it from the start of the
+# document: a bounded cost whatever the feed's size.
+SAMPLE_BYTES = 32 * 1024
+SCAN_BYTES = 1024 * 1024
+# The legacy encodings browsers support (the WHATWG Encoding Standard), the ones feeds are written in.
+LEGACY = ("ibm866", "iso8859_2", "iso8859_3", "iso8859_4", "iso8859_5", "iso8859_6", "iso8859_7", "iso8859_8",
+          "iso8859_10", "iso8859_13", "iso8859_14", "iso8859_15", "iso8859_16", "koi8_r", "koi8_u", "mac_roman",
+          "cp874", "cp1250", "cp1251", "cp1252", "cp1253", "cp1254", "cp1255", "cp1256", "cp1257", "cp1258",
+          "mac_cyrillic", "gb18030", "big5", "euc_jp", "iso2022_jp", "shift_jis", "euc_kr", "utf_8")
+DEFAULT = "cp1252"  # the web's default legacy encoding, preferred when a short sample fits several equally
+
+
+def usable(name: str) -> bool:
+    """Whether bytes.decode(name) can work: a known text codec that does not refuse every input."""
+    try:
+        b"<\x80".decode(name)
+    except UnicodeDecodeError:
+        return True
+    except (LookupError, ValueError, TypeError):  # unknown, not a text codec (zlib), or undefined
+        return False
+    return True
+
+
+def usable_content_type(content_type: str, notes) -> str:
+    """The Content-Type without a charset parameter that no text codec answers to."""
+    match = _CHARSET_PARAM.search(content_type or "")
+    if not match or not match.group(1) or usable(match.group(1)):
+        return content_type
+    notes.add(f"ignored the charset {match.group(1)[:40]!r} named by the server: not a text encoding")
+    return content_type[:match.start()] + content_type[match.end():]
+
+
+def usable_declaration(content: bytes, notes) -> bytes:
+    """The document with an unusable encoding in its XML declaration replaced by utf-8."""
+    match = _XML_ENCODING.match(content)
+    if not match or usable(match.group(3).decode("latin-1")):
+        return content
+    notes.add(f"ignored the encoding {match.group(3).decode('latin-1')[:40]!r} the document declares: "
+              f"not a text encoding")
+    return content[:match.start(3)] + b"utf-8" + content[match.end(3):]
+
+
+def detect(data: bytes) -> str:
+    """The likeliest charset of data, judged from a bounded sample of its non-ASCII lines ("" if none)."""
+    sample = bytearray()
+    for match in _TEXT.finditer(data, 0, SCAN_BYTES):
+        if _NON_ASCII.search(match.group()):
+            sample += match.group() + b"\n"
+        if len(sample) >= SAMPLE_BYTES:
+            break
+    if not sample:
+        return ""
+    if len(sample) > SAMPLE_BYTES:  # cut after an ASCII byte, so that no character is split
+        cut = max(sample.rfind(byte, 0, SAMPLE_BYTES) for byte in (b"\n", b" ")) + 1
+        sample = sample[:cut or SAMPLE_BYTES]
+    matches = from_bytes(bytes(sample), cp_isolation=list(LEGACY))
+    best = matches.best()
+    if best is None:
+        return ""
+    tied = {m.encoding for m in matches if (m.chaos, m.coherence) == (best.chaos, best.coherence)}
+    return DEFAULT if DEFAULT in tied else best.encoding

@@ -1,0 +1,55 @@
+"""Feeds with one hostile field each (issue 16, finding 4), built in code, for the tests that serve them.
+
+Each feed holds one good entry ("Kept") carrying the hostile field.
+"""
+import json
+
+from django.utils import timezone
+
+from reader.parsing import EARLIEST
+
+XML = {"Content-Type": "application/rss+xml"}
+JSON = {"Content-Type": "application/feed+json"}
+
+
+def rss(channel="", item=""):
+    return (f'<?xml version="1.0" encoding="utf-8"?><rss version="2.0" xmlns:media="http://search.yahoo.com/mrss/">'
+            f'<channel><title>Hostile desk</title>{channel}<item><title>Kept</title><link>http://x.example/1</link>'
+            f'<guid>k1</guid><description>Body</description>{item}</item></channel></rss>')
+
+
+def atom(updated):
+    return (f'<feed xmlns="http://www.w3.org/2005/Atom"><title>Hostile desk</title><entry><title>Kept</title>'
+            f'<id>k1</id><link href="http://x.example/1"/><updated>{updated}</updated><content>Body</content>'
+            f'</entry></feed>')
+
+
+def jsonfeed(**field):
+    item = {"id": "k1", "title": "Kept", "url": "http://x.example/1", "content_text": "Body", **field}
+    return json.dumps({"version": "https://jsonfeed.org/version/1.1", "title": "Hostile desk", "items": [item]})
+
+
+# name: (body, headers, what the note on the feed says, what the kept story's field must be)
+CASES = {
+    "ttl superscript two": (rss("<ttl>\u00b2</ttl>"), XML, "<ttl> that is not a number", None),
+    "ttl of 5,000 digits": (rss(f"<ttl>{'9' * 5000}</ttl>"), XML, "<ttl> of 5000 digits", None),
+    "enclosure http://[x/": (rss(item='<enclosure url="http://[x/" type="audio/mpeg" length="1"/>'), XML,
+                             "invalid enclosure URL", lambda s: s.enclosures == []),
+    "media:thumbnail http://[x/": (rss(item='<media:thumbnail url="http://[x/"/>'), XML, "invalid thumbnail URL",
+                                   lambda s: s.thumbnail == ""),
+    "Atom year 0": (atom("0000-01-01T00:00:00Z"), {}, "before 1970", lambda s: s.published == EARLIEST),
+    "Atom year 1 at +14:00": (atom("0001-01-01T00:00:00+14:00"), {}, "before 1970", lambda s: s.published == EARLIEST),
+    "JSON attachments 5": (jsonfeed(attachments=5), JSON, "attachments that are not a list",
+                           lambda s: s.enclosures == []),
+    "JSON url http://[x/": (jsonfeed(url="http://[x/"), JSON, "invalid entry link URL", lambda s: s.url == ""),
+    "JSON image http://[x/": (jsonfeed(image="http://[x/"), JSON, "invalid image URL", lambda s: s.thumbnail == ""),
+    "JSON date 9999-12-31T23:59:59-10:00": (jsonfeed(date_published="9999-12-31T23:59:59-10:00"), JSON,
+                                            "date in the future", lambda s: s.published <= timezone.now()),
+    "JSON size of 5,000 digits": (jsonfeed(attachments=[{"url": "/a.mp3", "size_in_bytes": 7}])
+                                  .replace(": 7}", f": {'9' * 5000}}}"), JSON, "",
+                                  lambda s: s.enclosures[0]["url"].endswith("/a.mp3") and s.enclosures[0]["length"] == ""),
+    "charset=undefined": (rss(), {"Content-Type": "application/rss+xml; charset=undefined"},
+                          "charset 'undefined'", None),
+    "encoding=zlib declared": (rss().replace('encoding="utf-8"', 'encoding="zlib_codec"'), XML,
+                               "encoding 'zlib_codec'", None),
+}
