@@ -52,9 +52,8 @@ def snapshot():
 
 
 @pytest.fixture
-def queued(monkeypatch, django_capture_on_commit_callbacks):
-    """The ranking tasks sent, as (name, args), in order; on-commit work runs at once."""
+def queued(monkeypatch):
+    """The ranking tasks sent, as (name, args), in order, instead of sending them."""
     sent = []
     monkeypatch.setattr(ranking_jobs.app, "send_task", lambda name, args, **options: sent.append((name, tuple(args))))
-    with django_capture_on_commit_callbacks(execute=True):
-        yield sent
+    return sent
