@@ -146,11 +146,13 @@ def stored_model(user_id: int):
     """The user's stored model, or None when there is none or it cannot be read (a retrain is then queued):
     what web requests use, as they never fit a model."""
     data = TasteModel.objects.filter(user_id=user_id).values_list("data", flat=True).first()
-    try:
-        return recommender.UserModel.from_bytes(bytes(data)) if data is not None else queue_retrain(user_id)
-    except recommender.ModelError as exc:
-        log.warning("user %s: stored model unreadable (%s): retrain queued", user_id, exc)
-        return queue_retrain(user_id)
+    if data is not None:
+        try:
+            return recommender.UserModel.from_bytes(bytes(data))
+        except recommender.ModelError as exc:
+            log.warning("user %s: stored model unreadable (%s): retrain queued", user_id, exc)
+    queue_retrain(user_id)
+    return None
 
 
 def load_model(user_id: int):
