@@ -29,7 +29,11 @@ def _send_if_free(key: str, task: str, args: tuple, countdown: float) -> None:
     if not taken:
         _, taken = RankingJob.objects.get_or_create(key=key, defaults={"queued_at": now})
     if taken:
-        app.send_task(task, args, countdown=countdown or None)
+        try:
+            app.send_task(task, args, countdown=countdown or None)
+        except Exception:  # not queued: the next call may try again
+            started(key)
+            raise
 
 
 def started(key: str) -> None:
