@@ -84,12 +84,10 @@ def rate(user, story_id: int, value: int | None) -> None:
         if value is None:
             Rating.objects.filter(user=user, story_id=story_id).delete()
         else:
-            rating, created = Rating.objects.get_or_create(user=user, story_id=story_id, defaults={"value": value})
-            if created:
-                shown = Entry.objects.filter(user=user, story_id=story_id).values_list("score", "recommended").first()
-                if shown:
-                    Rating.objects.filter(pk=rating.pk).update(shown_score=shown[0], shown_recommended=shown[1])
-            elif rating.value != value:  # a changed mind keeps the guess seen the first time
+            shown = Entry.objects.filter(user=user, story_id=story_id).values_list("score", "recommended").first()
+            rating, created = Rating.objects.get_or_create(user=user, story_id=story_id, defaults={
+                "value": value, "shown_score": shown and shown[0], "shown_recommended": shown and shown[1]})
+            if not created and rating.value != value:  # a changed mind keeps the guess seen the first time
                 Rating.objects.filter(pk=rating.pk).update(value=value, updated_at=timezone.now())
         queue_retrain(user.id)
         ranking_jobs.queue_once(f"crowd:{story_id}", "reader.tasks.rescore_story_readers", (story_id,),
