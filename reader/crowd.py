@@ -53,7 +53,9 @@ def fit_snapshot() -> int:
     ranking_jobs.started("fit-crowd")
     votes = counts()
     previous = _newest()[1].crowd_model
-    prior = recommender.CommunityPrior([(f, *votes[f.story_id]) for f in features(votes)])
+    ids = sorted(votes)
+    voted = [f for start in range(0, len(ids), ID_CHUNK) for f in features(ids[start:start + ID_CHUNK])]
+    prior = recommender.CommunityPrior([(f, *votes[f.story_id]) for f in voted])
     prior = prior.with_crowd_model(start=previous)
     snapshot = CrowdSnapshot.objects.create(data=pickle.dumps(prior, protocol=pickle.HIGHEST_PROTOCOL),
                                             stories=len(votes), votes=sum(g + b for g, b in votes.values()))
