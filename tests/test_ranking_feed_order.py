@@ -14,7 +14,8 @@ def test_a_cursor_that_is_not_one_is_refused(cursor):
         stream.decode_cursor(cursor)
 
 
-@pytest.mark.parametrize("published", [datetime(1, 1, 1, tzinfo=timezone.utc), datetime(1969, 7, 20, 20, 17, 40, 5, tzinfo=timezone.utc),
+@pytest.mark.parametrize("published", [datetime(1, 1, 1, tzinfo=timezone.utc),
+                                       datetime(1969, 7, 20, 20, 17, 40, 5, tzinfo=timezone.utc),
                                        datetime(9999, 12, 31, 23, 59, 59, 999999, tzinfo=timezone.utc)])
 def test_a_cursor_round_trips_any_date(published):
     assert stream.decode_cursor(stream.encode_cursor(0.25, published, 7)) == (0.25, published, 7)
