@@ -55,15 +55,16 @@ def fill(n: int, seed: int) -> User:
 
 def entries(user, filter_name: str):
     """The competitor's queryset: the same rows in the same order, for Django's LIMIT/OFFSET paging."""
-    return Entry.objects.filter(user=user, **stream.FILTERS[filter_name]).order_by("-score", "-id")
+    return Entry.objects.filter(user=user, **stream.FILTERS[filter_name]).order_by("-score", "-story__published", "-id")
 
 
 def keyset_page(user, filter_name: str, depth: int) -> float:
     """Time to fetch page `depth` from the cursor a client holds for it (the same rows as OFFSET)."""
     cursor = None
     if depth:
-        score, entry_id = entries(user, filter_name).values_list("score", "id")[depth * stream.PAGE_SIZE - 1]
-        cursor = stream.encode_cursor(score, entry_id)
+        score, published, entry_id = (entries(user, filter_name).values_list("score", "story__published", "id")
+                                      [depth * stream.PAGE_SIZE - 1])
+        cursor = stream.encode_cursor(score, published, entry_id)
     return timed(lambda: stream.page(user, filter_name, cursor))
 
 

@@ -14,6 +14,12 @@ first of them, by other readers (the reader's own earlier ratings are taken out,
 The ranked stories themselves are new, so nobody has rated them yet. The crowd model (a fitted view
 of what readers in general like, recommender/crowd.py) is refitted nightly: a ranking uses the one
 fitted on the votes on stories published before the day of its first story.
+
+A second protocol, "ours_live", is the same model with a live crowd: the ranked stories carry the votes
+cast before the reader reaches them. Readers vote when a story is published, and the reader reaches the
+ranked stories after that, so those are all the other readers' votes on them (as the reader's live
+crowd rescoring gives them, recommender.CommunityPrior.with_story_votes); the crowd model and the
+per-feature counts stay time-honest.
 """
 from __future__ import annotations
 
@@ -38,7 +44,7 @@ from recommender.crowd import CrowdModel  # noqa: E402
 from recommender_protocol import HORIZON, KS, mean_ci, ranked_window  # noqa: E402
 from recommender_simulation import Population, community_votes, simulate  # noqa: E402
 
-METHODS = ("newest", "popularity", "tfidf_lr", "ours_no_community", "ours", "ceiling")
+METHODS = ("newest", "popularity", "tfidf_lr", "ours_no_community", "ours", "ours_live", "ceiling")
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -82,10 +88,18 @@ class Evaluation:
         model = recommender.fit(train, subscribed_feeds=reader.desks, community=crowd)
         scored = model.score(candidates, community=crowd.excluding(train), explain_reasons=False)
         scores["ours"] = np.array([s.score for s in scored])
+        scores["ours_live"] = model.predict(candidates, community=self.live(crowd.excluding(train), reader, window))
         recommended = np.array([s.recommended for s in scored])
         self.recall[k].append(float(recommended[labels].mean()))
         self.shown[k].append(float(recommended.mean()))
         return scores, labels
+
+    def live(self, prior, reader, window):
+        """The prior with the other readers' votes on the ranked stories (the reader's own taken out)."""
+        own = dict(zip(reader.stream[reader.rated].tolist(), reader.labels[reader.rated].tolist()))
+        return prior.with_story_votes(
+            (self.features[p].story_id, self.good[p] - (own.get(p) is True), self.bad[p] - (own.get(p) is False))
+            for p in reader.stream[window].tolist())
 
     def community_before(self, position):
         """All readers' votes on the stories published before the corpus story at ``position``."""

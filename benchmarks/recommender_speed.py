@@ -59,7 +59,9 @@ def main(argv=None):
     rng = np.random.default_rng(0)
     concept = {t: rng.normal() for it in items for t in it.tags}
     liking = np.array([sum(concept[t] for t in it.tags) + rng.normal() for it in items]) > 0.5
-    votes = recommender.CommunityPrior([(features[i], int(rng.integers(0, 6)), int(rng.integers(0, 6)))
+    # at least one vote each way on every voted story: a user's own vote is always among the counts, as in the
+    # reader (fit refuses a community that lacks the user's votes)
+    votes = recommender.CommunityPrior([(features[i], int(rng.integers(1, 6)), int(rng.integers(1, 6)))
                                         for i in range(0, len(items), 3)])
     crowd, t_crowd = timed(lambda: votes.with_crowd_model())  # as the reader's glue builds it
 

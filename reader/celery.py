@@ -29,6 +29,9 @@ app.conf.update(
         "reader.tasks.fetch_story_page": {"queue": "pages"},
         "reader.tasks.retrain_user": {"queue": "ranking"},
         "reader.tasks.score_stories": {"queue": "ranking"},
+        "reader.tasks.rescore_user": {"queue": "ranking"},
+        "reader.tasks.rescore_story_readers": {"queue": "ranking"},
+        "reader.tasks.fit_crowd": {"queue": "ranking"},
     },
     # A message is acknowledged after its task ran, and re-delivered if the worker died: tasks are idempotent.
     task_acks_late=True,
@@ -43,6 +46,8 @@ app.conf.update(
     worker_max_tasks_per_child=2000,
     beat_schedule={
         "schedule-due-feeds": {"task": "reader.tasks.schedule_due_feeds", "schedule": 30.0},
+        # The crowd model is fitted here, never in a web request; processes load the stored snapshot.
+        "fit-crowd": {"task": "reader.tasks.fit_crowd", "schedule": 300.0},
     },
 )
 # Celery's Django fixup closes the database connection before and after every task unless told to reuse it,

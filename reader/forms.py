@@ -1,6 +1,7 @@
 """Forms for the pages: subscribing, folders, OPML upload, rules, sign-up."""
 from __future__ import annotations
 
+import recommender
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
@@ -49,9 +50,19 @@ class RuleForm(forms.ModelForm):
         value = " ".join(self.cleaned_data["value"].split())
         if not value:
             raise forms.ValidationError("Give a word, author, tag or feed")
-        if self.cleaned_data.get("kind") == Rule.Kind.WORD and " " in value:
+        kind = self.cleaned_data.get("kind")
+        if kind != Rule.Kind.WORD:
+            return value.lower() if kind != Rule.Kind.FEED else value
+        if " " in value:
             raise forms.ValidationError("A word rule takes one word")
-        return value.lower() if self.cleaned_data.get("kind") != Rule.Kind.FEED else value
+        # The recommender matches one word token as its tokenizer reads it: anything else would be refused
+        # when the feed is scored, so it is refused here, where the user can fix it.
+        try:
+            return recommender.Rule(kind, value, Rule.Action.SHOW).value
+        except ValueError:
+            raise forms.ValidationError(
+                f"“{value}” can't be a word rule: give one word of at least two letters, "
+                f"not a very common word such as “the” (those are not matched)") from None
 
 
 class SignupForm(UserCreationForm):

@@ -134,6 +134,10 @@ class Rating(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
     story = models.ForeignKey(Story, on_delete=models.CASCADE, related_name="ratings")
     value = models.SmallIntegerField(choices=[(GOOD, "good"), (BAD, "bad")])
+    # What the reader saw when rating the story (the guess the taste page's chart holds against the rating);
+    # null when the story had no entry or no score yet.
+    shown_score = models.FloatField(null=True, blank=True)
+    shown_recommended = models.BooleanField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -151,7 +155,7 @@ class Entry(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="entries")
     story = models.ForeignKey(Story, on_delete=models.CASCADE, related_name="entries")
     score = models.FloatField(default=0.5)
-    recommended = models.BooleanField(default=True)
+    recommended = models.BooleanField(default=False)  # until the model has a reason to recommend it
     reasons = models.JSONField(default=list, blank=True)
     read = models.BooleanField(default=False)
     saved = models.BooleanField(default=False)
@@ -222,3 +226,20 @@ class OpmlImport(models.Model):
     feed_ids = models.JSONField(default=list)  # the file's feeds the user now follows (the first 2,000)
     error = models.TextField(blank=True)  # why the whole file failed
     created_at = models.DateTimeField(auto_now_add=True)
+
+
+class CrowdSnapshot(models.Model):
+    """The community prior with its crowd model, fitted by a periodic task; web processes only load it."""
+
+    data = models.BinaryField(help_text="the pickled recommender.CommunityPrior")
+    stories = models.PositiveIntegerField(default=0)
+    votes = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+
+class RankingJob(models.Model):
+    """A ranking task queued and not yet started, by key ("retrain:12"): the key is taken before the task
+    is queued, so a burst of ratings queues one retrain, and the task frees it when it starts."""
+
+    key = models.CharField(max_length=100, unique=True)
+    queued_at = models.DateTimeField()

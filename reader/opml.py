@@ -15,6 +15,7 @@ from django.core.validators import URLValidator
 from django.db import transaction
 from django.utils import timezone
 
+from . import ranking
 from .models import Entry, Feed, Story, Subscription
 
 FOLDER_SEPARATOR = "/"
@@ -113,6 +114,7 @@ def import_opml(user, data: bytes) -> ImportReport:
     stories = Story.objects.filter(feed_id__in=[feed_ids[u] for u in wanted if feed_ids[u] not in subscribed])
     Entry.objects.bulk_create([Entry(user=user, story_id=sid) for sid in stories.values_list("id", flat=True)],
                               ignore_conflicts=True)
+    ranking.queue_retrain(user.id)
     transaction.on_commit(lambda: _queue_first_fetch(report.new_feed_ids))
     return report
 

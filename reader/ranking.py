@@ -1,138 +1,137 @@
 """Glue between the database and recommender/: ratings in, per-user models and entry scores out.
 
-Ratings are the source of truth. A model that cannot be loaded is rebuilt from them.
+Ratings are the source of truth. A model that cannot be loaded is rebuilt from them, in a worker: web
+requests only read stored models and queue work (see ranking_jobs). One user's broken model or rule never
+stops another's scores: each user is scored on their own, and a failure falls back to the crowd and feed
+priors for that user alone.
 """
 from __future__ import annotations
 
-import dataclasses
 import logging
-import time
 
 import recommender
-from django.db import connection, transaction
-from django.db.models import Count, F, Q
+from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
-from .models import Entry, Rating, Rule, Story, Subscription, TasteModel
+from . import crowd, ranking_jobs
+from .models import Entry, Rating, Rule, Subscription, TasteModel
+from .story_features import features, update_from_values
 
 log = logging.getLogger(__name__)
 SCORE_BATCH = 2000
-COMMUNITY_TTL = 60.0  # seconds a worker reuses the community prior before recounting
-_community_cache: list = []
+CROWD_USERS = 500  # users a live-crowd rescoring task scores: a vote never fans out into one huge task
+CROWD_DELAY = 30.0  # seconds votes on a story gather before its readers' entries are rescored
+RETRAIN_DELAY = 2.0  # seconds ratings gather before a retrain (later ones queue one more run)
 
 
-def story_value(story: Story) -> recommender.Story:
-    return recommender.Story(
-        id=story.id, title=story.title, text=story.best_text,
-        feed=story.feed_id, feed_title=story.feed.title or story.feed.url, author=story.author,
-        tags=story.tags, published=story.published, url=story.url,
-    )
-
-
-def _stories(ids) -> list[recommender.StoryFeatures]:
-    """The stories as the recommender's features: the stored ones while the story is unchanged, else made now.
-
-    Featurising costs 0.3-1 ms a story and a retrain reads every rated story and the user's whole feed, so a
-    story is featurised once per change of its text (Story.updated_at), not at every rating.
-    """
-    rows = Story.objects.filter(id__in=list(ids)).values_list(
-        "id", "features", "features_at", "updated_at", "feed__title", "feed__url")
-    ready, stale = [], []
-    for story_id, stored, made_at, updated_at, feed_title, feed_url in rows:
-        features = _stored_features(stored) if stored and made_at == updated_at else None
-        if features is None:
-            stale.append(story_id)
-        elif features.feed_title != (feed_title or feed_url):  # the feed was renamed since
-            ready.append(dataclasses.replace(features, feed_title=feed_title or feed_url))
-        else:
-            ready.append(features)
-    return ready + (_featurise(stale) if stale else [])
-
-
-def _stored_features(stored: str) -> recommender.StoryFeatures | None:
-    try:
-        return recommender.StoryFeatures.from_json(stored)
-    except recommender.FeatureError:  # corrupt, or made by another FEATURE_VERSION
-        return None
-
-
-def _featurise(ids) -> list[recommender.StoryFeatures]:
-    """Features made from the stories' text and stored for the next time (stamped with the version they saw)."""
-    # The extracted HTML is the largest field and features need only the text: leave it in the database.
-    stories = Story.objects.filter(id__in=list(ids)).select_related("feed").defer(
-        "extracted_html", "extraction_error", "features")
-    made = [(story, recommender.featurize(story_value(story))) for story in stories]
-    _update_from_values(Story, ["id"], ["features", "features_at"],
-                        [(story.id, features.to_json(), story.updated_at) for story, features in made])
-    return [features for _, features in made]
-
-
-def community() -> recommender.CommunityPrior:
-    """Aggregate good/bad counts per story over all readers (fit() takes the user's own votes out), with
-    the crowd model fitted on them, warm-started from the worker's previous one (a fraction of a cold fit)."""
-    if _community_cache and time.monotonic() - _community_cache[0] < COMMUNITY_TTL:
-        return _community_cache[1]
-    votes = (Rating.objects.values("story_id")
-             .annotate(good=Count("id", filter=Q(value=Rating.GOOD)), bad=Count("id", filter=Q(value=Rating.BAD))))
-    counts = {v["story_id"]: (v["good"], v["bad"]) for v in votes}
-    previous = _community_cache[1].crowd_model if _community_cache else None
-    prior = recommender.CommunityPrior([(s, *counts[s.story_id]) for s in _stories(counts)])
-    prior = prior.with_crowd_model(start=previous)
-    _community_cache[:] = [time.monotonic(), prior]
-    return prior
-
-
-def crowd_for(user_id: int) -> recommender.CommunityPrior:
-    """The community prior without this user's own votes: they must not come back as "other readers like…"."""
+def crowd_for(user_id: int, story_ids=()) -> recommender.CommunityPrior:
+    """The community prior, live on these stories and the user's rated ones, without the user's own votes:
+    they must not come back as "other readers like…"."""
     own = [(recommender.Story(id=story_id), value == Rating.GOOD)  # the prior only needs the ids
            for story_id, value in Rating.objects.filter(user_id=user_id).values_list("story_id", "value")]
-    return community().excluding(own) if own else community()
+    prior = crowd.live(crowd.community(), [*story_ids, *(story.id for story, _ in own)])
+    return prior.excluding(own) if own else prior
 
 
 def rules_for(user_id: int) -> list[recommender.Rule]:
-    return [recommender.Rule(kind=r.kind, value=r.value, action=r.action)
-            for r in Rule.objects.filter(user_id=user_id)]
+    """The user's rules the recommender accepts; one it refuses (stored before the form checked) is skipped."""
+    rules = []
+    for kind, value, action in Rule.objects.filter(user_id=user_id).values_list("kind", "value", "action"):
+        try:
+            rules.append(recommender.Rule(kind=kind, value=value, action=action))
+        except ValueError as exc:
+            log.warning("user %s: rule %s %r skipped: %s", user_id, kind, value, exc)
+    return rules
 
 
 def teach_me(user_id: int, k: int = 5, pool: int = 500, model=None) -> list[int]:
-    """Ids of unrated stories in the user's feed whose rating would teach the model most."""
-    model = model or load_model(user_id)
+    """Ids of unrated stories in the user's feed whose rating would teach the model most (none without a model)."""
+    model = model or stored_model(user_id)
+    if model is None:
+        return []
     rated = Rating.objects.filter(user_id=user_id).values("story_id")
-    candidates = (Entry.objects.filter(user_id=user_id).exclude(story_id__in=rated)
-                  .order_by("-story__published").values_list("story_id", flat=True)[:pool])
-    return model.teach_me(_stories(candidates), k=k, community=crowd_for(user_id))
+    candidates = list(Entry.objects.filter(user_id=user_id).exclude(story_id__in=rated)
+                      .order_by("-story__published").values_list("story_id", flat=True)[:pool])
+    return model.teach_me(features(candidates), k=k, community=crowd_for(user_id, candidates))
 
 
 def taste_summary(user_id: int, limit: int = 10, model=None) -> recommender.TasteSummary:
-    return (model or load_model(user_id)).taste(limit)
+    model = model or stored_model(user_id)
+    if model is None:
+        return recommender.TasteSummary([], [], [], 0, 0)
+    return model.taste(limit)
+
+
+def agreement(user_id: int, points: int = 10) -> list[recommender.AgreementPoint]:
+    """How often the feed's guess (recommended or not) matched the user's rating, in stretches of their
+    ratings, oldest first: the guess the user saw when rating, not the model's fit on those ratings."""
+    rows = list(Rating.objects.filter(user_id=user_id, shown_recommended__isnull=False)
+                .order_by("created_at", "id").values_list("value", "shown_recommended", "story__published"))
+    out, start = [], 0
+    for n in [len(rows) // points + (i < len(rows) % points) for i in range(min(points, len(rows)))]:
+        stretch = rows[start:start + n]
+        matched = sum((value == Rating.GOOD) == shown for value, shown, _ in stretch)
+        out.append(recommender.AgreementPoint(start, n, matched / n, max(p for _, _, p in stretch)))
+        start += n
+    return out
 
 
 def rate(user, story_id: int, value: int | None) -> None:
-    """Store (or clear) a rating, then retrain that user's model after the commit."""
-    from .tasks import retrain_user
-
+    """Store (or clear) a rating with the score the user saw, then retrain that user's model and rescore the
+    story's other readers after the commit."""
     with transaction.atomic():
         if value is None:
             Rating.objects.filter(user=user, story_id=story_id).delete()
         else:
-            Rating.objects.update_or_create(user=user, story_id=story_id, defaults={"value": value})
-        transaction.on_commit(lambda: retrain_user.apply_async((user.id,), countdown=1))
+            shown = Entry.objects.filter(user=user, story_id=story_id).values_list("score", "recommended").first()
+            rating, created = Rating.objects.get_or_create(user=user, story_id=story_id, defaults={
+                "value": value, "shown_score": shown and shown[0], "shown_recommended": shown and shown[1]})
+            if not created and rating.value != value:  # a changed mind keeps the guess seen the first time
+                Rating.objects.filter(pk=rating.pk).update(value=value, updated_at=timezone.now())
+        queue_retrain(user.id)
+        ranking_jobs.queue_once(f"crowd:{story_id}", "reader.tasks.rescore_story_readers", (story_id,),
+                                countdown=CROWD_DELAY)
+
+
+def queue_retrain(user_id: int) -> None:
+    """Refit the user's model and rescore their feed soon (once, however many times this is called meanwhile):
+    after a rating, or a change of their subscriptions."""
+    ranking_jobs.queue_once(f"retrain:{user_id}", "reader.tasks.retrain_user", (user_id,), countdown=RETRAIN_DELAY)
+
+
+def queue_rescore(user_id: int) -> None:
+    """Rescore the user's feed with their stored model (rules changed: no refit needed)."""
+    ranking_jobs.queue_once(f"rescore:{user_id}", "reader.tasks.rescore_user", (user_id,))
 
 
 def retrain(user_id: int) -> bool:
     """Fit the user's model on all their ratings and rescore their feed. Idempotent."""
-    model = _fit_and_store(user_id)
-    entry_story_ids = Entry.objects.filter(user_id=user_id).values_list("story_id", flat=True)
-    _score_user(user_id, model, _batches(list(entry_story_ids), crowd_for(user_id)))
+    ranking_jobs.started(f"retrain:{user_id}")
+    _score_feed(user_id, _fit_and_store(user_id))
     return True
+
+
+def rescore(user_id: int) -> bool:
+    """Rescore the user's feed with their stored model and current rules (fitted first if there is none)."""
+    ranking_jobs.started(f"rescore:{user_id}")
+    _score_feed(user_id, load_model(user_id))
+    return True
+
+
+def _score_feed(user_id: int, model) -> None:
+    entry_story_ids = list(Entry.objects.filter(user_id=user_id).values_list("story_id", flat=True))
+    _score_user(user_id, model, _batches(entry_story_ids, crowd_for(user_id, entry_story_ids)))
 
 
 def _fit_and_store(user_id: int):
     ratings = list(Rating.objects.filter(user_id=user_id).order_by("created_at", "id").values_list("story_id", "value"))
-    features = {f.story_id: f for f in _stories(story_id for story_id, _ in ratings)}
-    rated = [(features[story_id], value == Rating.GOOD) for story_id, value in ratings if story_id in features]
+    by_id = {f.story_id: f for f in features(story_id for story_id, _ in ratings)}
+    rated = [(by_id[story_id], value == Rating.GOOD) for story_id, value in ratings if story_id in by_id]
     feeds = set(Subscription.objects.filter(user_id=user_id).values_list("feed_id", flat=True))
-    model = recommender.fit(rated, subscribed_feeds=feeds, community=community())
+    # fit() takes the user's own votes out; the rated stories' counts are made current so they hold them all
+    community = crowd.live(crowd.community(), by_id)
+    model = recommender.fit(rated, subscribed_feeds=feeds, community=community)
     stored, created = TasteModel.objects.get_or_create(
         user_id=user_id, defaults={"data": model.to_bytes(), "rating_count": len(rated), "version": 1})
     if not created:
@@ -141,27 +140,34 @@ def _fit_and_store(user_id: int):
     return model
 
 
-def load_model(user_id: int, rescore: bool = True):
-    """The stored model, or a fresh one fitted from the ratings when it is missing or unreadable.
+def stored_model(user_id: int):
+    """The user's stored model, or None when there is none or it cannot be read (a retrain is then queued):
+    what web requests use, as they never fit a model."""
+    data = TasteModel.objects.filter(user_id=user_id).values_list("data", flat=True).first()
+    if data is not None:
+        try:
+            return recommender.UserModel.from_bytes(bytes(data))
+        except recommender.ModelError as exc:
+            log.warning("user %s: stored model unreadable (%s): retrain queued", user_id, exc)
+    queue_retrain(user_id)
+    return None
 
-    A fresh model rescores the user's whole feed, unless the caller is about to score what it needs itself.
-    """
+
+def load_model(user_id: int):
+    """The stored model, or one fitted now from the ratings when it is missing or unreadable (workers only)."""
     stored = TasteModel.objects.filter(user_id=user_id).first()
     if stored is not None:
         try:
             return recommender.UserModel.from_bytes(bytes(stored.data))
         except recommender.ModelError as exc:  # ratings are the source of truth: refit
             log.warning("rebuilding unreadable model of user %s: %s", user_id, exc)
-    if not rescore:
-        return _fit_and_store(user_id)
-    retrain(user_id)
-    return recommender.UserModel.from_bytes(bytes(TasteModel.objects.get(user_id=user_id).data))
+    return _fit_and_store(user_id)
 
 
 def _batches(story_ids: list[int], prior: recommender.CommunityPrior):
     """The stories in chunks, each featurised and joined with the crowd's votes once."""
     for start in range(0, len(story_ids), SCORE_BATCH):
-        yield recommender.prepare(_stories(story_ids[start:start + SCORE_BATCH]), prior)
+        yield recommender.prepare(features(story_ids[start:start + SCORE_BATCH]), prior)
 
 
 def _score_user(user_id: int, model, batches) -> None:
@@ -171,40 +177,56 @@ def _score_user(user_id: int, model, batches) -> None:
 
 
 def _write_scores(user_id: int, scored) -> None:
-    _update_from_values(Entry, ["user_id", "story_id"], ["score", "recommended", "reasons"],
-                        [(user_id, s.story_id, float(s.score), bool(s.recommended), s.reasons) for s in scored])
+    update_from_values(Entry, ["user_id", "story_id"], ["score", "recommended", "reasons"],
+                       [(user_id, s.story_id, float(s.score), bool(s.recommended), s.reasons) for s in scored])
 
 
-def _update_from_values(model, keys: list[str], fields: list[str], rows: list[tuple]) -> None:
-    """Rows (keys..., fields...) written by UPDATE ... FROM (VALUES ...), 500 rows a statement (a few MB of
-    features at most), without reading them first: bulk_update() built a CASE per row and field, which cost
-    more than the scoring itself."""
-    quote, meta = connection.ops.quote_name, model._meta
-    columns = [meta.get_field(name) for name in keys + fields]
-    quoted = [quote(column.column) for column in columns]
-    table = quote(meta.db_table)
-    names = ", ".join(quoted)
-    assignments = ", ".join(f"{name} = v.{name}" for name in quoted[len(keys):])
-    matches = " AND ".join(f"{table}.{name} = v.{name}" for name in quoted[:len(keys)])
-    for start in range(0, len(rows), 500):
-        chunk = rows[start:start + 500]
-        values = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * len(chunk))
-        params = [column.get_db_prep_save(value, connection) for row in chunk for column, value in zip(columns, row)]
-        with connection.cursor() as cursor:
-            cursor.execute(f"WITH v ({names}) AS (VALUES {values}) UPDATE {table} SET {assignments} FROM v "
-                           f"WHERE {matches}", params)
+def score_stories(story_ids: list[int], user_ids=None) -> int:
+    """Score these stories for every user whose feed holds them (or these users' entries of them).
 
-
-def score_stories(story_ids: list[int]) -> int:
-    """Score new stories for every user whose feed holds them."""
-    users = Entry.objects.filter(story_id__in=story_ids).values_list("user_id", flat=True).distinct()
+    Each user is scored on their own: if their model or rules fail, the error is logged and their entries
+    get the score of a model without ratings (the crowd and feed priors), and the next user is scored.
+    """
+    entries = Entry.objects.filter(story_id__in=story_ids)
+    if user_ids is not None:
+        entries = entries.filter(user_id__in=list(user_ids))
+    users = sorted(set(entries.values_list("user_id", flat=True)))
     raters = set(Rating.objects.filter(user_id__in=users).values_list("user_id", flat=True).distinct())
-    shared = None  # users who rated nothing see the whole crowd: their batches are prepared once
+    shared = []  # users who rated nothing see the whole crowd: their batches are prepared once
     for user_id in users:
-        if user_id in raters:
-            batches = _batches(story_ids, crowd_for(user_id))
-        else:
-            shared = shared or list(_batches(story_ids, community()))
-            batches = shared
-        _score_user(user_id, load_model(user_id, rescore=False), batches)
+        try:
+            with transaction.atomic():
+                if user_id in raters:
+                    batches = _batches(story_ids, crowd_for(user_id, story_ids))
+                else:
+                    shared = shared or list(_batches(story_ids, crowd.live(crowd.community(), story_ids)))
+                    batches = shared
+                _score_user(user_id, load_model(user_id), batches)
+        except Exception:
+            log.exception("scoring stories for user %s failed: scored by the crowd and feed priors instead", user_id)
+            _score_without_model(user_id, story_ids)
     return len(story_ids)
+
+
+def _score_without_model(user_id: int, story_ids: list[int]) -> None:
+    """What a reader with no ratings would see: still a ranking, and no story left at the unscored default."""
+    try:
+        feeds = Subscription.objects.filter(user_id=user_id).values_list("feed_id", flat=True)
+        prior = crowd.live(crowd.community(), story_ids)
+        model = recommender.fit([], subscribed_feeds=feeds, community=prior)
+        for batch in _batches(story_ids, prior):
+            _write_scores(user_id, model.score(batch))
+    except Exception:  # the next user is still scored
+        log.exception("scoring stories for user %s without a model failed too", user_id)
+
+
+def rescore_story_readers(story_id: int, after_user: int = 0) -> list[int]:
+    """After votes on a story: rescore its unread entries for up to CROWD_USERS readers (after ``after_user``),
+    so what other readers think shows before the next crowd fit. Returns the last user scored, for the caller
+    to continue from in another task, or nothing when done."""
+    if after_user == 0:
+        ranking_jobs.started(f"crowd:{story_id}")
+    users = list(Entry.objects.filter(story_id=story_id, read=False, user_id__gt=after_user)
+                 .order_by("user_id").values_list("user_id", flat=True)[:CROWD_USERS])
+    score_stories([story_id], user_ids=users)
+    return users[-1:] if len(users) == CROWD_USERS else []

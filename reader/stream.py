@@ -1,7 +1,9 @@
-"""A user's ranked feed, paged by keyset (score, id) so page 2,000 costs what page 1 does.
+"""A user's ranked feed, paged by keyset (score, published, id) so page 2,000 costs what page 1 does.
 
-A cursor is the (score, id) of the last entry shown; the next page starts strictly after it in the
-order of the entry_* indexes (user, [flag,] -score, -id). No OFFSET: deep pages never rescan the top.
+Best score first; equal scores (a new reader's feed, scored by the crowd and feed priors alone, has many)
+newest story first. A cursor is the (score, published, id) of the last entry shown; the next page starts
+strictly after it. No OFFSET: deep pages never rescan the top. The entry_* indexes (user, [flag,] -score,
+-id) give the score order, and the database sorts only each run of equal scores by date.
 
 The feed page is the page people load most, so a page is one hand-written query (entries, their stories and
 feeds, and the user's ratings, joined) read into plain rows: building it with the ORM and model instances
@@ -12,7 +14,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 from django.db import connection
 from django.utils.dateparse import parse_datetime
@@ -33,18 +35,22 @@ class BadCursor(ValueError):
     pass
 
 
-def encode_cursor(score: float, entry_id: int) -> str:
-    return f"{score!r}_{entry_id}"
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
-def decode_cursor(cursor: str) -> tuple[float, int]:
+def encode_cursor(score: float, published: datetime, entry_id: int) -> str:
+    micros = (published - _EPOCH) // timedelta(microseconds=1)
+    return f"{score!r}_{micros}_{entry_id}"
+
+
+def decode_cursor(cursor: str) -> tuple[float, datetime, int]:
     try:
-        score, entry_id = cursor.split("_")
+        score, micros, entry_id = cursor.split("_")
         score, entry_id = float(score), int(entry_id)
-        if not (math.isfinite(score) and 0 < entry_id < 2 ** 63):  # beyond these the database errs, not the cursor
+        if not (math.isfinite(score) and 0 < entry_id < 2 ** 63) or len(micros) > 20:  # else the database errs
             raise ValueError(cursor)
-        return score, entry_id
-    except ValueError:
+        return score, _EPOCH + timedelta(microseconds=int(micros)), entry_id
+    except (ValueError, OverflowError):
         raise BadCursor(f"not a feed cursor: {cursor[:40]!r}") from None
 
 
@@ -99,7 +105,7 @@ LEFT JOIN {Rating._meta.db_table} r ON r.user_id = e.user_id AND r.story_id = e.
 WHERE e.user_id = %s"""
 
 
-def _items(user_id: int, filter_name: str, start: tuple[float, int] | None, limit: int,
+def _items(user_id: int, filter_name: str, start: tuple[float, datetime, int] | None, limit: int,
            ahead: bool = False) -> list[Item]:
     """Up to `limit` items after `start` in feed order, or with `ahead` the ones before it, nearest first."""
     sql, params = [_SELECT], [user_id]
@@ -109,10 +115,13 @@ def _items(user_id: int, filter_name: str, start: tuple[float, int] | None, limi
     if start is not None:
         # The redundant bound on score gives the database an index range to start from; the OR only breaks ties.
         sign, bound = (">", ">=") if ahead else ("<", "<=")
-        sql.append(f"AND (e.score {sign} %s OR (e.score = %s AND e.id {sign} %s)) AND e.score {bound} %s")
-        score, entry_id = start
-        params += [score, score, entry_id, score]
-    sql.append("ORDER BY e.score ASC, e.id ASC" if ahead else "ORDER BY e.score DESC, e.id DESC")
+        sql.append(f"AND (e.score {sign} %s OR (e.score = %s AND (s.published {sign} %s OR "
+                   f"(s.published = %s AND e.id {sign} %s)))) AND e.score {bound} %s")
+        score, published, entry_id = start
+        published = connection.ops.adapt_datetimefield_value(published)
+        params += [score, score, published, published, entry_id, score]
+    direction = "ASC" if ahead else "DESC"
+    sql.append(f"ORDER BY e.score {direction}, s.published {direction}, e.id {direction}")
     sql.append("LIMIT %s")
     params.append(limit)
     with connection.cursor() as cursor:
@@ -132,12 +141,13 @@ def page(user, filter_name: str = DEFAULT_FILTER, cursor: str | None = None, siz
     user_id = user if isinstance(user, int) else user.pk
     rows = _items(user_id, filter_name, decode_cursor(cursor) if cursor else None, size + 1)
     shown = rows[:size]
-    return Page(shown, encode_cursor(shown[-1].score, shown[-1].entry_id) if len(rows) > size else None)
+    last = shown[-1] if shown else None
+    return Page(shown, encode_cursor(last.score, last.published, last.entry_id) if len(rows) > size else None)
 
 
 def neighbours(entry: Entry, filter_name: str) -> tuple[Item | None, Item | None]:
-    """The items shown just before and just after this entry in the given filter."""
-    start = (entry.score, entry.id)
+    """The items shown just before and just after this entry in the given filter (its story is read)."""
+    start = (entry.score, entry.story.published, entry.id)
     previous = _items(entry.user_id, filter_name, start, 1, ahead=True)
     following = _items(entry.user_id, filter_name, start, 1)
     return (previous[0] if previous else None, following[0] if following else None)

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from extraction.fetch import FetchError
 
-from . import articles, feeds, opml_import, politeness, ranking
+from . import articles, crowd, feeds, opml_import, politeness, ranking
 from .batches import batches
 from .models import Feed, Story
 from .politeness import HostBusy
@@ -79,6 +79,8 @@ def fetch_feed(self, feed_id: int, booking: int | None = None) -> int:
                          .exclude(id__in=outcome.new_story_ids).values_list("id", flat=True)) if taken_back else [])
         # The lock is released only once the pages are queued, so a death in between is seen as above.
         queue_pages(outcome.new_story_ids + outcome.changed_link_ids + stranded)
+        if outcome.new_story_ids:  # scored from the feed's text now, and again once their pages are in
+            score_stories.apply_async((outcome.new_story_ids,))
     except HostBusy as busy:  # come back at the booked turn
         fetch_feed.apply_async((feed_id, busy.booking), countdown=busy.retry_in)
         return 0
@@ -169,3 +171,19 @@ def retrain_user(user_id: int) -> bool:
 @shared_task(soft_time_limit=1800, time_limit=1900, **DB_RETRY)
 def import_opml(import_id: int) -> None:
     opml_import.run(import_id)
+
+
+@shared_task
+def rescore_user(user_id: int) -> bool:
+    return ranking.rescore(user_id)
+
+
+@shared_task
+def rescore_story_readers(story_id: int, after_user: int = 0) -> None:
+    for last in ranking.rescore_story_readers(story_id, after_user):  # more readers left: the next chunk
+        rescore_story_readers.apply_async((story_id, last))
+
+
+@shared_task
+def fit_crowd() -> int:
+    return crowd.fit_snapshot()

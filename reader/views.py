@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 from . import api, opml, opml_import as opml_imports, ranking, stream, subscribe as subscribing
 from .forms import FolderForm, OpmlForm, RuleForm, SignupForm, SubscribeForm
 from .models import Entry, OpmlImport, Rating, Rule, Subscription
-from .tasks import fetch_feed, import_opml, retrain_user
+from .tasks import fetch_feed, import_opml
 from .taste_chart import agreement_chart
 
 FILTER_LABELS = {"recommended": "Recommended", "all": "All", "unread": "Unread", "saved": "Saved"}
@@ -210,13 +210,13 @@ def progress(request):
 
 @login_required
 def taste(request):
-    model = ranking.load_model(request.user.id)  # read (or rebuilt) once for both
+    model = ranking.stored_model(request.user.id)  # read once for both; never fitted here
     summary = ranking.taste_summary(request.user.id, model=model)
     teach_ids = ranking.teach_me(request.user.id, 5, model=model)
     teach = {e.story_id: e for e in Entry.objects.filter(user=request.user, story_id__in=teach_ids)
              .select_related("story__feed")}
     return render(request, "reader/taste.html", {
-        "summary": summary, "chart": agreement_chart(summary.agreement),
+        "summary": summary, "chart": agreement_chart(ranking.agreement(request.user.id)),
         "rules": request.user.rules.order_by("action", "kind", "value"), "rule_form": RuleForm(),
         "teach": [teach[i] for i in teach_ids if i in teach], "pinnable": {k.value for k in Rule.Kind},
     })
@@ -230,7 +230,7 @@ def add_rule(request):
         Rule.objects.update_or_create(user=request.user, kind=form.cleaned_data["kind"],
                                       value=form.cleaned_data["value"],
                                       defaults={"action": form.cleaned_data["action"]})
-        retrain_user.delay(request.user.id)  # rules apply when the feed is rescored
+        ranking.queue_rescore(request.user.id)  # rules apply when the feed is rescored, without a refit
         messages.success(request, f"Rule saved: always {form.cleaned_data['action']} "
                                   f"{form.cleaned_data['kind']} “{form.cleaned_data['value']}”")
     else:
@@ -244,7 +244,7 @@ def add_rule(request):
 @require_POST
 def delete_rule(request, rule_id):
     get_object_or_404(Rule, id=rule_id, user=request.user).delete()
-    retrain_user.delay(request.user.id)
+    ranking.queue_rescore(request.user.id)
     return redirect("taste")
 
 

@@ -86,12 +86,26 @@ class CommunityPrior:
     def crowd_model(self) -> CrowdModel | None:
         return self._model
 
+    def with_story_votes(self, votes: Iterable[tuple[object, int, int]]) -> "CommunityPrior":
+        """This prior with the current counts ``(story_id, good, bad)`` of these very stories, e.g. votes cast
+        since it was built: what other readers think of each story (``story_log_odds``) stays live between
+        snapshots. The per-feature counts and the crowd model stay as built."""
+        twin = copy.copy(self)
+        twin._story = dict(self._story)
+        for story_id, good, bad in votes:
+            if good < 0 or bad < 0:
+                raise ValueError("community vote counts must be non-negative")
+            twin._story[story_id] = (float(good), float(bad))
+        return twin
+
     def excluding(self, ratings: Iterable[tuple[object, bool]]) -> "CommunityPrior":
         """A view without one user's ratings (stories unknown to the community are ignored).
 
-        Copy-on-write: the feature-sized arrays (megabytes) stay shared with this prior; the view
-        keeps only the user's own counts on the features their rated stories use, and is built on
-        every fit. The global good rate is kept: one reader barely moves it.
+        The community must hold those ratings among its counts; ValueError if a story has fewer votes of a
+        kind than the user's own (a community of other readers only: pass it to ``fit`` with
+        ``own_votes_included=False`` instead). Copy-on-write: the feature-sized arrays (megabytes) stay
+        shared with this prior; the view keeps only the user's own counts on the features their rated
+        stories use, and is built on every fit. The global good rate is kept: one reader barely moves it.
         """
         known = [(story.story_id if isinstance(story, StoryFeatures) else story.id, bool(good))
                  for story, good in ratings]
@@ -103,7 +117,14 @@ class CommunityPrior:
         for story_id, good in known:
             g, b = twin._own_story.get(story_id, (0, 0))
             twin._own_story[story_id] = (g + 1, b) if good else (g, b + 1)
-        # a feature shared by n of the ratings loses n votes
+            if twin._own_story[story_id][not good] > self._story[story_id][not good]:
+                raise ValueError(f"story {story_id!r} has fewer {'good' if good else 'bad'} votes than the "
+                                 f"user's own: the community does not hold their votes")
+        # a feature shared by n of the ratings loses n votes (stories added by with_story_votes never
+        # entered the feature counts)
+        known = [(story_id, good) for story_id, good in known if story_id in self._features]
+        if not known:
+            return twin
         rows = [self._features[story_id].indices for story_id, _ in known]
         good = np.repeat([g for _, g in known], [len(r) for r in rows])
         idx, inverse = np.unique(np.concatenate([self._own_idx, *rows]), return_inverse=True)

@@ -57,6 +57,10 @@ class UserModel:
     bad_ratings: int = 0
     _dense: list = field(default_factory=list, repr=False, compare=False)
 
+    def __getstate__(self):
+        """Pickled without the dense weight cache (1 MB, rebuilt on first use)."""
+        return {**self.__dict__, "_dense": []}
+
     # -- scoring -----------------------------------------------------------------------------
     def _weight_vector(self) -> np.ndarray:
         if not self._dense:  # built on first use: scoring is a gather, not a search

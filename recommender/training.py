@@ -6,7 +6,7 @@ from collections.abc import Iterable
 import numpy as np
 from scipy import sparse
 
-from . import logistic
+from . import explain, logistic
 from .batch import prepare
 from .community import CommunityPrior
 from .features import StoryFeatures, as_features
@@ -97,7 +97,11 @@ def _recall_cutoff(Xc, extra, y, logits, intercept_prior, fitted) -> float:
     ``fitted`` model on all ratings, which is close to it (about a third fewer Hessian products).
     """
     if not y.any():
-        return float(np.min(logits)) if len(logits) else 0.0  # nothing to go on: hide nothing
+        # No liked story to set a recall on: recommend only what some evidence beyond the feed choice (the
+        # crowd, or features the user rated bad) pushes above a subscribed story's neutral score by at
+        # least a reason's worth, so a new reader's feed is not "recommended" wholesale.
+        w, e, b = fitted
+        return float(b + e[-1] + explain.MIN_CONTRIBUTION)
     if len(y) <= CROSS_VALIDATE_UP_TO:
         folds = np.arange(len(y)) % min(len(y), FOLDS)
         held_out = np.empty(len(y))
@@ -122,18 +126,20 @@ def _agreement(features, y, logits, threshold) -> tuple[AgreementPoint, ...]:
 
 
 def fit(ratings: Iterable[tuple[object, bool]], subscribed_feeds: Iterable = (),
-        community: CommunityPrior | None = None, rules: Iterable[Rule] = ()) -> UserModel:
+        community: CommunityPrior | None = None, rules: Iterable[Rule] = (),
+        own_votes_included: bool = True) -> UserModel:
     """Fit a user's model.
 
     ``ratings``: (Story or StoryFeatures, good) pairs, oldest first; any number, including none or
     only one class. ``subscribed_feeds``: feed ids the user subscribes to. ``community``: aggregate
-    votes of all readers (the user's own votes in it are removed here).
+    votes of all readers; the user's own votes in it are removed here, or, with ``own_votes_included=False``,
+    it holds other readers' votes only and is used as it is.
     """
     ratings = [(story, bool(good)) for story, good in ratings]
     stories = [story for story, _ in ratings]
     features = as_features(stories)
     subscribed = frozenset(str(f) for f in subscribed_feeds)
-    if community is not None:
+    if community is not None and own_votes_included:
         community = community.excluding(ratings)
     y = np.array([good for _, good in ratings], dtype=np.float64)
     base = community.base_rate if community is not None else 0.5

@@ -45,7 +45,7 @@ def test_cursor_pages_cover_every_entry_once_even_with_equal_scores(ann, client_
 
 def test_filters_pick_recommended_unread_and_saved(ann, client_ann):
     feed = make_feed(ann)
-    a, b, c = make_entries(ann, feed, [0.9, 0.6, 0.3])
+    a, b, c = make_entries(ann, feed, [0.9, 0.6, 0.3], recommended=True)
     Entry.objects.filter(id=a.id).update(read=True)
     Entry.objects.filter(id=b.id).update(recommended=False, saved=True)
     ids = lambda f: [s["id"] for s in client_ann.get(f"/api/stories?filter={f}").json()["stories"]]  # noqa: E731

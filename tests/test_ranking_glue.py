@@ -2,7 +2,7 @@
 import pytest
 from django.contrib.auth.models import User
 
-from reader import ranking
+from reader import crowd, ranking
 from reader.models import Entry, Feed, Rating, Story, TasteModel
 
 pytestmark = pytest.mark.django_db
@@ -29,7 +29,7 @@ def test_own_ratings_rank_the_feed_and_are_not_called_other_readers(feed_with_st
         Rating.objects.create(user=ann, story=story, value=Rating.GOOD)
     for story in stories["football"][:4]:
         Rating.objects.create(user=ann, story=story, value=Rating.BAD)
-    ranking._community_cache.clear()
+    crowd.forget()
     ranking.retrain(ann.id)
 
     unrated = Entry.objects.filter(user=ann, story__in=stories["space"][4:] + stories["football"][4:])

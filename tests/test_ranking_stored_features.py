@@ -3,7 +3,7 @@ import pytest
 import recommender
 from django.contrib.auth.models import User
 
-from reader import ranking
+from reader import crowd, ranking
 from reader.models import Entry, Feed, Rating, Story
 
 pytestmark = pytest.mark.django_db
@@ -19,7 +19,7 @@ def rated_reader():
     Entry.objects.bulk_create([Entry(user=ann, story=s) for s in stories])
     Rating.objects.create(user=ann, story=stories[0], value=Rating.GOOD)
     Rating.objects.create(user=ann, story=stories[1], value=Rating.BAD)
-    ranking._community_cache.clear()
+    crowd.forget()
     return ann, feed, stories
 
 
@@ -43,7 +43,7 @@ def test_retraining_again_featurises_nothing(rated_reader, featurised):
     assert all(s.features and s.features_at == s.updated_at for s in Story.objects.all())
 
     featurised.clear()
-    ranking._community_cache.clear()
+    crowd.forget()
     ranking.retrain(ann.id)
     assert featurised == []
 

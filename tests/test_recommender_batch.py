@@ -8,7 +8,7 @@ STORIES = [Story(id=i, title=f"topic{i % 4} report", text=f"words about topic{i 
 
 
 def test_batch_matches_direct_scoring_for_several_users():
-    community = CommunityPrior([(s, i % 5, 3) for i, s in enumerate(STORIES[:20])])
+    community = CommunityPrior([(s, i % 5 + 3, 6) for i, s in enumerate(STORIES[:20])])  # with the 3 users' votes
     batch = prepare([featurize(s) for s in STORIES[20:]], community)
     for user, liked in enumerate(["t0", "t1", "t2"]):
         model = fit([(s, liked in s.tags) for s in STORIES[:20]], subscribed_feeds=[f"f{user}"],

@@ -1,6 +1,7 @@
 """The fitted crowd model: cross-fitted (a story's score never uses its own votes), private (no feature
 with fewer than min_raters readers behind it), and a user's own votes can be taken out of it."""
 import numpy as np
+import pytest
 
 from recommender import CommunityPrior, Story, featurize
 from recommender.crowd import KIND_PENALTY, CrowdModel, folds_of
@@ -84,6 +85,7 @@ def test_taking_a_user_s_votes_out_comes_close_to_refitting_without_them():
 
 def test_the_community_prior_takes_the_user_s_votes_out_of_its_crowd_model():
     stories, good, bad = community()
+    good[0], bad[1] = max(good[0], 1), max(bad[1], 1)  # the community holds the user's two votes
     prior = CommunityPrior(zip(stories, good, bad)).with_crowd_model()
     view = prior.excluding([(stories[0], True), (stories[1], False)])
     assert np.allclose(prior.topic_log_odds(stories[2:]), prior._model.scores(stories[2:]))
@@ -103,9 +105,10 @@ def test_a_warm_start_from_another_snapshot_reaches_the_same_model():
 def test_a_community_without_votes_has_no_opinion():
     stories, _, _ = community()
     for prior in (CommunityPrior([]), CommunityPrior([(s, 0, 0) for s in stories])):
-        crowd = prior.with_crowd_model()
-        assert not crowd.topic_log_odds(stories).any()
-        assert not crowd.excluding([(stories[0], True)]).topic_log_odds(stories).any()
+        assert not prior.with_crowd_model().topic_log_odds(stories).any()
+    assert not CommunityPrior([]).with_crowd_model().excluding([(stories[0], True)]).topic_log_odds(stories).any()
+    with pytest.raises(ValueError, match="does not hold their votes"):
+        CommunityPrior([(s, 0, 0) for s in stories]).with_crowd_model().excluding([(stories[0], True)])
 
 
 def test_words_are_held_tighter_than_subjects():

@@ -7,10 +7,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from reader import ranking, views
+from reader import ranking
 from reader.models import Rule
 from reader.taste_chart import agreement_chart
-from ui_factories import ann, client_ann, make_entries, make_feed, make_user, record_delay  # noqa: F401
+from ui_factories import ann, client_ann, make_entries, make_feed, make_user  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
@@ -29,14 +29,17 @@ SUMMARY = SimpleNamespace(
 
 @pytest.fixture(autouse=True)
 def summary(monkeypatch):
-    monkeypatch.setattr(ranking, "load_model", lambda user_id: None)
+    monkeypatch.setattr(ranking, "stored_model", lambda user_id: None)
+    monkeypatch.setattr(ranking, "agreement", lambda user_id: SUMMARY.agreement)
     monkeypatch.setattr(ranking, "taste_summary", lambda user_id, model: SUMMARY, raising=False)
     monkeypatch.setattr(ranking, "teach_me", lambda user_id, k, model: [], raising=False)
 
 
 @pytest.fixture
-def retrained(monkeypatch):
-    return record_delay(monkeypatch, views.retrain_user)
+def rescored(monkeypatch):
+    calls = []
+    monkeypatch.setattr(ranking, "queue_rescore", calls.append)
+    return calls
 
 
 def test_taste_page_shows_features_chart_and_teach_me(ann, client_ann, monkeypatch):
@@ -59,7 +62,7 @@ def test_chart_scales_agreement_into_the_box():
     assert agreement_chart([]) is None
 
 
-def test_rules_are_added_validated_and_removed_per_user(ann, client_ann, retrained):
+def test_rules_are_added_validated_and_removed_per_user(ann, client_ann, rescored):
     client_ann.post("/taste/rules", {"kind": "word", "value": " Ferry ", "action": "show"})
     rule = Rule.objects.get(user=ann)
     assert (rule.kind, rule.value, rule.action) == ("word", "ferry", "show")
@@ -67,7 +70,7 @@ def test_rules_are_added_validated_and_removed_per_user(ann, client_ann, retrain
     assert Rule.objects.get(user=ann).action == "hide"  # one rule per word; the latest choice wins
     response = client_ann.post("/taste/rules", {"kind": "word", "value": "two words", "action": "hide"}, follow=True)
     assert "A word rule takes one word" in response.content.decode()
-    assert retrained == [ann.id, ann.id]
+    assert rescored == [ann.id, ann.id]  # rules need a rescore, not a refit
 
     bob = make_user("bob")
     bobs = Rule.objects.create(user=bob, kind="feed", value="Sport", action="hide")
