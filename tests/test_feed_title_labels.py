@@ -52,8 +52,8 @@ def test_an_opml_title_is_the_importers_label_only(server, allow_loopback, mallo
     assert feed.title == "Real desk"
     assert Subscription.objects.get(user=mallory).name == POISON
     assert Subscription.objects.get(user=victim).name == "Real desk"
-    assert [item.feed for item in stream.page(victim).entries] == ["Real desk"]
-    assert [item.feed for item in stream.page(mallory).entries] == [POISON]
+    assert [item.feed for item in stream.page(victim, "all").entries] == ["Real desk"]
+    assert [item.feed for item in stream.page(mallory, "all").entries] == [POISON]
     client.force_login(victim)
     page = client.get(reverse("subscriptions")).content.decode()
     assert "Real desk" in page and "evil.example" not in page
