@@ -4,6 +4,7 @@ from __future__ import annotations
 import codecs
 import re
 import threading
+from functools import lru_cache
 
 import lxml.html
 from charset_normalizer import from_bytes
@@ -16,13 +17,30 @@ _BOMS = [(codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs
 _BOM_PREFIXES = tuple(bom for bom, _ in _BOMS)
 
 
-def _known(name: str | None) -> str | None:
+def _known(name: str | bytes | None) -> str | None:
     if not name:
         return None
     try:
-        return codecs.lookup(name.decode() if isinstance(name, bytes) else name).name
-    except (LookupError, UnicodeDecodeError):
+        return _text_codec(name.decode() if isinstance(name, bytes) else name)
+    except UnicodeDecodeError:
         return None
+
+
+# Every byte, to try a codec on.
+_ALL_BYTES = bytes(range(256))
+
+
+@lru_cache(maxsize=256)
+def _text_codec(name: str) -> str | None:
+    """The codec's canonical name when it decodes any bytes to text, else None. Python
+    also registers codecs that are no charset (zlib, base64, rot13, idna, undefined...):
+    a page naming one has mislabelled itself, and the label is ignored."""
+    try:
+        codec = codecs.lookup(name).name
+        _ALL_BYTES.decode(codec, errors="replace")
+    except (LookupError, ValueError, TypeError):  # UnicodeError is a ValueError
+        return None
+    return codec
 
 
 def detect_charset(data: bytes, charset: str | None = None) -> tuple[str, int]:
@@ -65,7 +83,9 @@ def decode(data: bytes, charset: str | None = None) -> str:
     return data[skip:].decode(name, errors="replace")
 
 
-_XML_DECLARATION = re.compile(r"\s*<\?xml[^>]*\?>")
+# Up to the first ">", not "?>": a garbled declaration ("<?xml ... encoding='utf-8'>")
+# still makes lxml refuse the str.
+_XML_DECLARATION = re.compile(r"\s*<\?xml[^>]*>")
 # lxml parsers must not be shared between threads; each thread keeps its own.
 _LOCAL = threading.local()
 # What an lxml element refuses to hold as text: C0 controls but tab and line breaks,

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from .article import Article, ExtractionError
 from .clean import clean_article
@@ -41,10 +41,24 @@ def _absolute_links(node, base: str) -> None:
             del el.attrib[attr]
 
 
+def _resolved(base: str | None, value: str) -> str | None:
+    """``value`` made absolute against ``base``; None when the result is no URL at all
+    (``http://[x/``: an unclosed IPv6 bracket)."""
+    try:
+        joined = urljoin(base or "", value.strip())
+        urlsplit(joined)
+    except ValueError:
+        return None
+    return joined
+
+
 def _base_url(base_href: str | None, url: str | None) -> str | None:
-    """The address relative links resolve against: <base href> over the page's URL."""
+    """The address relative links resolve against: <base href> over the page's URL. A
+    base or URL that does not parse is ignored, as a browser ignores it."""
+    if url is not None and _resolved(None, url) is None:
+        url = None
     if base_href is not None:
-        return urljoin(url or "", base_href.strip()) or url
+        return _resolved(url, base_href) or url
     return url
 
 
@@ -63,6 +77,6 @@ def extract(html: str | bytes, url: str | None = None, method: str = "clump", ch
         raise ExtractionError("no article text found")
     if base:
         _absolute_links(node, base)
-    lead_image = urljoin(base, meta.lead_image) if base and meta.lead_image else meta.lead_image
+    lead_image = _resolved(base, meta.lead_image) if meta.lead_image else None
     return Article(title=meta.title, text=text, html=sanitized_html(node), lead_image=lead_image,
                    author=meta.author, published=meta.published, language=meta.language, method=method, url=url)
