@@ -141,7 +141,13 @@ class Scores:
         self.skeleton = skeleton = _Skeleton(blocks, places)
         self.furniture: dict = {}
         values = {el: block_value(block) for el, block in blocks.items()}
+        undiscounted = dict(values)
         self._discount_furniture(values, blocks)
+        if _top_clump(values, skeleton.parent) < MERGE_SHARE * _top_clump(undiscounted, skeleton.parent):
+            # The names took the story with them: markup left open (a menu never closed)
+            # nests the whole page inside a <nav> or a "menu". A browser still shows the
+            # story, so the names are not believed.
+            values = undiscounted
         clumps = {el: clump_value(value) for el, value in _pool(values, skeleton.parent).items()}
         self.score = skeleton.sums(clumps, LEVEL_DECAY)
         # A block alone is a clump of one.
@@ -265,6 +271,11 @@ def clump_value(value: float) -> float:
     """Large clumps count in full, small ones less: a story is many paragraphs side by
     side, while teaser lists scatter one short description per container."""
     return value * value / (value + CLUMP_HALF) if value > 0 else value
+
+
+def _top_clump(values: dict, parent: dict) -> float:
+    """The largest clump of prose."""
+    return max(_pool({el: value for el, value in values.items() if value > 0}, parent).values(), default=0.0)
 
 
 def _pool(values: dict, parent: dict) -> dict:

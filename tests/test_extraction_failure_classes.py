@@ -1,0 +1,35 @@
+"""Failure classes seen on pages nobody tuned the extractor on (issue 15), each on a
+made-up page that shows the class in its plainest form."""
+from extraction import extract
+
+WORDS = ("the harbour board met on tuesday to vote on the ferry timetable and heard from residents "
+         "who want a later crossing in winter when the roads close").split()
+
+
+def sentence(seed: int, length: int = 24) -> str:
+    words = [WORDS[(seed * 7 + i * 5) % len(WORDS)] for i in range(length)]
+    return " ".join(words).capitalize() + "."
+
+
+def paragraph(seed: int, sentences: int = 3) -> str:
+    return " ".join(sentence(seed * 10 + i) for i in range(sentences))
+
+
+def story(count: int = 6, tag: str = "p") -> str:
+    return "".join(f"<{tag}>{paragraph(i)}</{tag}>" for i in range(count))
+
+
+MENU = "".join(f"<li><a href='/s{i}'>Section {i}</a></li>" for i in range(8))
+
+
+def test_a_story_nested_in_a_menu_left_open_is_still_found():
+    # The last menu item is never closed, so the parser puts the rest of the page,
+    # story included, inside the <nav>. A browser shows the story all the same.
+    # Prose outside the menu: a notice and a few teasers, less than the story.
+    notice = "<div class='notice'>" + "".join(f"<p>{paragraph(20 + i, 2)}</p>" for i in range(2)) + "</div>"
+    notice += "".join(f"<div class='teaser'><p>{sentence(30 + i)}</p></div>" for i in range(4))
+    page = (f"<html><body>{notice}<header><nav class='main-navigation'><ul>{MENU}<li class='menu-item'>"
+            f"<div class='sub-menu'><main><article><h1>Ferry timetable</h1>{story()}</article></main>"
+            "</body></html>")
+    text = extract(page).text
+    assert paragraph(0) in text and paragraph(5) in text
