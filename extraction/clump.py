@@ -151,8 +151,9 @@ class Scores:
         clumps = {el: clump_value(value) for el, value in _pool(values, skeleton.parent).items()}
         self.score = skeleton.sums(clumps, LEVEL_DECAY)
         # A block alone is a clump of one.
-        for el, value in values.items():
-            self.score[el] = self.score.get(el, 0.0) + clump_value(value)
+        self.alone = {el: clump_value(value) for el, value in values.items()}
+        for el, value in self.alone.items():
+            self.score[el] = self.score.get(el, 0.0) + value
         self.clumps = {el: value for el, value in clumps.items() if value > 0}
         self.biggest = skeleton.maxima(self.clumps)
 
@@ -216,8 +217,11 @@ class Scores:
             lead = max(kids, key=self.biggest.__getitem__)
             wanted = MERGE_SHARE * self.biggest[lead]
             # Stop where another child matches the lead, or where the node holds prose
-            # of its own: a story's first paragraphs often sit beside its main container.
-            if self.biggest[lead] < self.biggest[node] or self.clumps.get(node, 0.0) >= min(wanted, own_prose) \
+            # of its own: a story's first paragraphs often sit beside its main container,
+            # and a story written as bare text between <br> tags is the node's own text,
+            # beside a captioned photo or a dateline in a child.
+            own = self.clumps.get(node, 0.0) + max(self.alone.get(node, 0.0), 0.0)
+            if self.biggest[lead] < max(self.biggest[node], own) or own >= min(wanted, own_prose) \
                     or any(c is not lead and self.biggest[c] >= wanted for c in kids):
                 return node
             node = lead

@@ -1,5 +1,7 @@
 """Failure classes seen on pages nobody tuned the extractor on (issue 15), each on a
 made-up page that shows the class in its plainest form."""
+import pytest
+
 from extraction import extract
 
 WORDS = ("the harbour board met on tuesday to vote on the ferry timetable and heard from residents "
@@ -31,5 +33,27 @@ def test_a_story_nested_in_a_menu_left_open_is_still_found():
     page = (f"<html><body>{notice}<header><nav class='main-navigation'><ul>{MENU}<li class='menu-item'>"
             f"<div class='sub-menu'><main><article><h1>Ferry timetable</h1>{story()}</article></main>"
             "</body></html>")
+    text = extract(page).text
+    assert paragraph(0) in text and paragraph(5) in text
+
+
+def bare_text_story(count: int = 6) -> str:
+    """Paragraphs as bare text between <br> tags, the way old CMSs and wire copy publish."""
+    return "<br><br>".join(paragraph(i) for i in range(count))
+
+
+@pytest.mark.parametrize("layout", [
+    # A cell holding the story as bare text, with a captioned photo in a box before it.
+    "<table><tr><td><ul>{menu}</ul></td><td><div><img src='a.jpg'><p>Crews at the pier (Wire)</p></div>{story}"
+    "</td></tr></table>",
+    # The same with the photo in a nested table, as table layouts do.
+    "<table><tr><td><ul>{menu}</ul></td><td><table align='right'><tr><td><img src='a.jpg'></td></tr>"
+    "<tr><td>(Wire)</td></tr></table>{story}</td></tr></table>",
+    # A div holding the story, a photo box and a dateline box.
+    "<div id='wrap'><div><ul>{menu}</ul></div><div id='c'><div class='photo'><img src='a.jpg'>"
+    "<div>Crews at the pier (Wire)</div></div><div class='date'>Dec 3, 2008</div>{story}</div></div>",
+])
+def test_bare_text_between_br_tags_beats_its_caption(layout):
+    page = "<html><body>" + layout.format(menu=MENU, story=bare_text_story()) + "</body></html>"
     text = extract(page).text
     assert paragraph(0) in text and paragraph(5) in text
