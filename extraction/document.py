@@ -43,6 +43,24 @@ def _text_codec(name: str) -> str | None:
     return codec
 
 
+# The ASCII bytes markup is written in.
+_MARKUP_BYTES = bytes(range(0x20, 0x7f))
+
+
+@lru_cache(maxsize=256)
+def _ascii_compatible(codec: str | None) -> str | None:
+    """``codec`` if it reads ASCII markup as ASCII, else UTF-8. A <meta> tag that could be
+    read as ASCII puts the page in an ASCII-compatible charset whatever it names: UTF-16
+    or EBCDIC there is a mislabel (HTML's prescan reads UTF-16 labels as UTF-8 too)."""
+    if codec is None:
+        return None
+    try:
+        same = _MARKUP_BYTES.decode(codec) == _MARKUP_BYTES.decode("ascii")
+    except ValueError:
+        same = False
+    return codec if same else "utf-8"
+
+
 def detect_charset(data: bytes, charset: str | None = None) -> tuple[str, int]:
     """(codec name, bytes to skip): BOM first, then the caller's (HTTP) charset, then
     <meta charset>, then detection.
@@ -65,7 +83,7 @@ def _sniff(data: bytes, charset: str | None) -> tuple[str, int, str | None]:
     if name:
         return name, 0, None
     match = _META_CHARSET.search(data[:4096])
-    declared = _known(match.group(1)) if match else None
+    declared = _ascii_compatible(_known(match.group(1))) if match else None
     if data.isascii():
         return declared or "utf-8", 0, None
     try:

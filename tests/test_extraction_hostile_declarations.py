@@ -49,3 +49,12 @@ def test_an_unparseable_lead_image_is_dropped():
     for url in (None, "https://example.org/news/bridge"):
         article = extract(page, url=url)
         assert article.lead_image is None and "footbridge" in article.text
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16le", "utf-32", "cp037"])
+def test_a_meta_tag_naming_a_charset_that_is_not_ascii_compatible_is_a_mislabel(codec):
+    # A <meta> readable as ASCII puts the page in an ASCII-compatible charset.
+    page = (f"<html><head><meta http-equiv='Content-Type' content='text/html; charset={codec}'></head>"
+            f"<body>{STORY}<p>Caf&eacute; owners welcomed it.</p></body></html>")
+    article = extract(page.encode("ascii"))
+    assert "footbridge" in article.text and "Caf\u00e9 owners" in article.text
