@@ -28,6 +28,7 @@ from .render import INVISIBLE_TAGS
 from .textstats import INLINE_TAGS, PARAGRAPH_CHARS, Block, text_blocks
 
 HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+LIST_TAGS = frozenset(("ul", "ol", "dl"))
 # Cost per character of furniture text, relative to one character of story text.
 BOILERPLATE_COST = 0.5
 # Each level between a clump and an ancestor keeps this share of the clump's value,
@@ -156,6 +157,8 @@ class Scores:
             self.score[el] = self.score.get(el, 0.0) + value
         self.clumps = {el: value for el, value in clumps.items() if value > 0}
         self.biggest = skeleton.maxima(self.clumps)
+        # Plain sums of prose below each element, for lists inside a story (``best``).
+        self.prose = skeleton.sums(_pool({el: value for el, value in values.items() if value > 0}, skeleton.parent))
 
     def _strength(self, node) -> int:
         if node not in self.furniture:
@@ -222,9 +225,21 @@ class Scores:
             # beside a captioned photo or a dateline in a child.
             own = self.clumps.get(node, 0.0) + max(self.alone.get(node, 0.0), 0.0)
             if self.biggest[lead] < max(self.biggest[node], own) or own >= min(wanted, own_prose) \
-                    or any(c is not lead and self.biggest[c] >= wanted for c in kids):
+                    or any(c is not lead and self.biggest[c] >= wanted for c in kids) or self._list_in_story(lead, node):
                 return node
             node = lead
+
+    def _list_in_story(self, lead, node) -> bool:
+        """``lead`` is a list (or a box holding only one) and ``node`` holds prose beside it worth a share of it: a list
+        of facts in the middle of a story whose paragraphs sit in boxes of their own. The
+        list is part of the story, not the story."""
+        inner = lead
+        while inner.tag not in LIST_TAGS and len(inner) == 1:  # a list in a box of its own
+            inner = inner[0]
+        if inner.tag not in LIST_TAGS:
+            return False
+        inside = self.prose.get(lead, 0.0)
+        return self.prose.get(node, 0.0) - inside >= MERGE_SHARE * inside
 
     def blocks_below(self, el) -> dict | None:
         """The blocks inside ``el``, in the order ``text_blocks(el)`` gives them; None for an

@@ -57,3 +57,25 @@ def test_bare_text_between_br_tags_beats_its_caption(layout):
     page = "<html><body>" + layout.format(menu=MENU, story=bare_text_story()) + "</body></html>"
     text = extract(page).text
     assert paragraph(0) in text and paragraph(5) in text
+
+
+def wrapped(seed: int) -> str:
+    return f"<div class='para'><p>{paragraph(seed, 2)}</p></div>"
+
+
+FACTS = "".join(f"<li>{sentence(50 + i, 30)}</li>" for i in range(8))
+
+
+@pytest.mark.parametrize("body", [
+    # Paragraphs each in a box of their own, a list of long facts between them.
+    f"{wrapped(0)}{wrapped(1)}<ul>{FACTS}</ul>{wrapped(2)}{wrapped(3)}",
+    # The same with every part in a section, the list too.
+    f"<section><p>{paragraph(0, 2)}</p></section><section><p>{paragraph(1, 2)}</p></section>"
+    f"<section><ul>{FACTS}</ul></section><section><p>{paragraph(2, 2)}</p></section>"
+    f"<section><p>{paragraph(3, 2)}</p></section>",
+])
+def test_a_list_inside_a_story_does_not_become_the_story(body):
+    page = f"<html><body><div><ul>{MENU}</ul></div><article>{body}</article></body></html>"
+    text = extract(page).text
+    assert sentence(50, 30) in text
+    assert all(paragraph(i, 2) in text for i in range(4))
