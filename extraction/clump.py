@@ -90,13 +90,16 @@ class _Skeleton:
         self.upward = [(node, up, up in branching) for node in reversed(self.top_down)
                        if (up := parent[node]) is not None]
 
-    def sums(self, own: dict, decay: float = 1.0) -> dict:
+    def sums(self, own: dict, decay: float = 1.0, carry_negative: bool = True) -> dict:
         """Each element's own value plus its children's sums, decayed at every branching
-        ancestor (``decay`` 1 keeps plain sums)."""
+        ancestor (``decay`` 1 keeps plain sums); a negative sum stays where it is unless
+        ``carry_negative``."""
         total = dict(own)
         for node, up, branches in self.upward:
             value = total.get(node)
             if value is not None:
+                if value < 0 and not carry_negative:
+                    value = 0.0
                 total[up] = total.get(up, 0.0) + (value * decay if branches else value)
         return total
 
@@ -150,7 +153,10 @@ class Scores:
             # story, so the names are not believed.
             values = undiscounted
         clumps = {el: clump_value(value) for el, value in _pool(values, skeleton.parent).items()}
-        self.score = skeleton.sums(clumps, LEVEL_DECAY)
+        # A link list counts against its own container, not against every box above it:
+        # links inside a story (show notes, sources) must not sink it below one of its
+        # paragraphs. The decay already keeps a container above many menus from winning.
+        self.score = skeleton.sums(clumps, LEVEL_DECAY, carry_negative=False)
         # A block alone is a clump of one.
         self.alone = {el: clump_value(value) for el, value in values.items()}
         for el, value in self.alone.items():

@@ -79,3 +79,12 @@ def test_a_list_inside_a_story_does_not_become_the_story(body):
     text = extract(page).text
     assert sentence(50, 30) in text
     assert all(paragraph(i, 2) in text for i in range(4))
+
+
+def test_links_listed_inside_a_story_do_not_sink_it():
+    notes = "".join(f"<li><a href='/n{i}'>Source number {i} for this story</a></li>" for i in range(30))
+    page = (f"<html><body><div><ul>{MENU}</ul></div><article><div class='entry'>{paragraph(0, 2)}"
+            f"<p>{paragraph(1, 1)}</p><ul>{notes}</ul></div></article>"
+            f"<div class='aside'><p>{sentence(40, 30)}</p></div></body></html>")
+    text = extract(page).text
+    assert paragraph(0, 2) in text and paragraph(1, 1) in text
