@@ -51,6 +51,8 @@ MERGE_LEVELS = 3
 # only half that share: pages split one story body into repeated containers around an
 # ad or a photo ("story-body story-body-1", "story-body story-body-2").
 KIN_DISCOUNT = 0.5
+# Boxes of one kind, each under a linked heading, that make a page of posts.
+POSTS = 3
 
 
 def block_value(block: Block) -> float:
@@ -230,6 +232,11 @@ class Scores:
             # and a story written as bare text between <br> tags is the node's own text,
             # beside a captioned photo or a dateline in a child.
             own = self.clumps.get(node, 0.0) + max(self.alone.get(node, 0.0), 0.0)
+            posts = _posts([c for c in kids if self.biggest[c] >= wanted])
+            if posts and own < min(wanted, own_prose):
+                # A page of several posts: the first is the story the page is about.
+                node = posts[0]
+                continue
             if self.biggest[lead] < max(self.biggest[node], own) or own >= min(wanted, own_prose) \
                     or any(c is not lead and self.biggest[c] >= wanted for c in kids) or self._list_in_story(lead, node):
                 return node
@@ -282,8 +289,24 @@ class Scores:
         def share(sibling) -> float:
             return wanted * KIN_DISCOUNT if kind and _kind(sibling) == kind else wanted
 
-        return [s for s in parent if s is not el and self.score.get(s, 0.0) > 0
-                and self.biggest.get(s, 0.0) >= share(s) > 0 and not self._strength(s)]
+        found = [s for s in parent if s is not el and self.score.get(s, 0.0) > 0
+                 and self.biggest.get(s, 0.0) >= share(s) > 0 and not self._strength(s)]
+        # The other posts of a page of posts are not the rest of this one.
+        return [s for s in found if _kind(s) != kind] if _posts([el, *(s for s in found if _kind(s) == kind)]) else found
+
+
+def _posts(boxes: list) -> list:
+    """``boxes`` when they are a run of posts: at least ``POSTS`` of them, all of one kind,
+    each under a heading that links to the post (a blog's or a forum's list of entries).
+    The sections of one long story have headings too, but those do not link away."""
+    if len(boxes) < POSTS or len({_kind(box) for box in boxes}) != 1 or _kind(boxes[0]) is None:
+        return []
+    return boxes if all(_linked_heading(box) for box in boxes) else []
+
+
+def _linked_heading(box) -> bool:
+    """A heading that links to another page (not to an anchor on this one)."""
+    return any(not (a.get("href") or "#").lstrip().startswith("#") for h in box.iter(*HEADING_TAGS) for a in h.iter("a"))
 
 
 def _kind(el) -> tuple | None:

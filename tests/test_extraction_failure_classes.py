@@ -88,3 +88,25 @@ def test_links_listed_inside_a_story_do_not_sink_it():
             f"<div class='aside'><p>{sentence(40, 30)}</p></div></body></html>")
     text = extract(page).text
     assert paragraph(0, 2) in text and paragraph(1, 1) in text
+
+
+def post(number: int) -> str:
+    body = "".join(f"<p>{paragraph(10 * number + j, 2)}</p>" for j in range(4))
+    return (f"<div class='entry'><h2 class='entry-title'><a href='/2009/03/post-{number}'>Post number {number}</a>"
+            f"</h2><div class='entry-body'>{body}</div></div>")
+
+
+def test_a_page_of_several_posts_gives_the_first_post():
+    page = f"<html><body><div><ul>{MENU}</ul></div><div id='content'>{''.join(post(n) for n in range(1, 7))}</div></body></html>"
+    text = extract(page).text
+    first = "\n\n".join(paragraph(10 + j, 2) for j in range(4))
+    assert first in text
+    assert len(text) < 1.2 * len(first)
+
+
+def test_sections_of_one_story_under_their_own_headings_stay_together():
+    sections = "".join(f"<section class='part'><h2><a href='#part-{n}'>Part {n}</a></h2><p>{paragraph(n, 2)}</p>"
+                       f"<p>{paragraph(n + 10, 2)}</p></section>" for n in range(5))
+    page = f"<html><body><div><ul>{MENU}</ul></div><article>{sections}</article></body></html>"
+    text = extract(page).text
+    assert all(paragraph(n, 2) in text and paragraph(n + 10, 2) in text for n in range(5))
