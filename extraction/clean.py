@@ -79,13 +79,23 @@ def _drop_furniture(node, blocks: dict) -> dict:
     if not marked:
         return blocks
     removed = marked - set(_ancestors_within(_largest_clump(blocks), node))
-    if not removed:
+    if not removed or not _prose_outside(blocks, removed, node):
+        # Nothing but furniture-named text: the names are wrong (a story in a
+        # "gallery" box), and a page shown with its furniture beats no page.
         return blocks
     for el in removed:
         if el.getparent() is not None:
             _remove(el)
     # A block that was removed, or sits in a removed element, no longer reaches ``node``.
     return {el: block for el, block in blocks.items() if _reaches(el, node)}
+
+
+def _prose_outside(blocks: dict, removed: set, node) -> bool:
+    """Whether a block of prose (more unlinked than linked text) lies outside ``removed``."""
+    for el, block in blocks.items():
+        if block.link_chars * 2 < block.chars and not any(a in removed for a in _ancestors_within(el, node)):
+            return True
+    return False
 
 
 def _reaches(el, node) -> bool:

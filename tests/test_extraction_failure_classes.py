@@ -110,3 +110,11 @@ def test_sections_of_one_story_under_their_own_headings_stay_together():
     page = f"<html><body><div><ul>{MENU}</ul></div><article>{sections}</article></body></html>"
     text = extract(page).text
     assert all(paragraph(n, 2) in text and paragraph(n + 10, 2) in text for n in range(5))
+
+
+def test_a_story_whose_every_box_is_named_like_furniture_still_comes_out():
+    # Every paragraph is a "gallery caption": the names are wrong, the story is the page.
+    captions = "".join(f"<div class='gallery-caption'>{paragraph(i)}</div>" for i in range(6))
+    page = f"<html><body><div><ul>{MENU}</ul></div><div class='gallery-page'>{captions}</div></body></html>"
+    text = extract(page).text
+    assert paragraph(0) in text and paragraph(5) in text
