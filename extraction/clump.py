@@ -267,10 +267,11 @@ class Scores:
         return {holder: block for holder, block in self.blocks.items() if holder in below}
 
     def leads(self, el) -> list:
-        """Earlier siblings of ``el`` named as the story's lead (standfirst, perex, dek...)
-        that hold a paragraph of prose: the summary printed above the body."""
+        """Earlier siblings of ``el`` that hold a paragraph of prose and are named as the
+        story's lead (standfirst, perex, dek...), or hold two paragraphs' worth of prose
+        under any name: the summary or first paragraphs printed above the body's box."""
         return [s for s in el.itersiblings(preceding=True) if self._prose(s) >= PARAGRAPH_CHARS
-                and lead_named(s) and not self._strength(s)]
+                and (lead_named(s) or self._prose(s) >= OWN_PROSE_CHARS) and not self._strength(s)]
 
     def _prose(self, el) -> int:
         """Unlinked text of ``el``'s own block and of its children's."""

@@ -118,3 +118,11 @@ def test_a_story_whose_every_box_is_named_like_furniture_still_comes_out():
     page = f"<html><body><div><ul>{MENU}</ul></div><div class='gallery-page'>{captions}</div></body></html>"
     text = extract(page).text
     assert paragraph(0) in text and paragraph(5) in text
+
+
+def test_first_paragraphs_in_a_box_above_the_body_join_the_story():
+    intro = f"<div class='top'><p>{paragraph(0)}</p></div>"
+    body = "<div class='rest'>" + "".join(f"<p>{paragraph(i)}</p>" for i in range(1, 6)) + "</div>"
+    page = f"<html><body><div><ul>{MENU}</ul></div><div class='page'>{intro}{body}</div></body></html>"
+    text = extract(page).text
+    assert text.startswith(paragraph(0)) and paragraph(5) in text
