@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
-from ..metric import Summary
+from ..metric import Summary, bootstrap
 
 
 @dataclass(frozen=True)
@@ -49,12 +47,4 @@ def _micro(tp, fp, fn, tn) -> tuple[float, float, float, float]:
 
 def summarize_snippets(scores: list[SnippetScore], draws: int = 1000, seed: int = 0) -> Summary:
     """Micro-averaged scores, with a bootstrap standard deviation over pages."""
-    if not scores:
-        return Summary(0, 0, 0, 0, 0, 0, 0, 0, 0)
-    cols = [np.array([getattr(s, k) for s in scores], dtype=float) for k in ("tp", "fp", "fn", "tn")]
-    point = _micro(*cols)
-    rng = np.random.default_rng(seed)
-    samples = np.array([_micro(*(c[idx] for c in cols))
-                        for idx in rng.integers(0, len(scores), size=(draws, len(scores)))])
-    sd = samples.std(axis=0)
-    return Summary(*point, *map(float, sd), pages=len(scores))
+    return bootstrap(scores, ("tp", "fp", "fn", "tn"), _micro, draws, seed)
