@@ -61,10 +61,22 @@ _HIDING_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 
 def drop_hidden(node) -> None:
     """Remove what a browser would not show."""
-    hidden = [value.getparent() for value in _HIDING_ATTRIBUTES(node)
-              if value.attrname == "hidden" or _HIDING_STYLE.search(value)]
-    for el in hidden:
+    for el in _hidden(node):
         _remove(el)
+
+
+def unhide(node) -> None:
+    """Show what is hidden: for a page whose whole text waits for a script to reveal it
+    (``display:none`` until loaded, a ``hidden`` box, content only in ``<noscript>``)."""
+    for el in _hidden(node):
+        el.attrib.pop("hidden", None)
+        el.attrib.pop("style", None)
+    etree.strip_tags(node, "noscript")
+
+
+def _hidden(node) -> list:
+    return [value.getparent() for value in _HIDING_ATTRIBUTES(node)
+            if value.attrname == "hidden" or _HIDING_STYLE.search(value)]
 
 
 def _drop_furniture(node, blocks: dict) -> dict:

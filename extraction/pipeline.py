@@ -5,7 +5,7 @@ import re
 from urllib.parse import urljoin, urlsplit
 
 from .article import Article, ExtractionError
-from .clean import clean_article
+from .clean import clean_article, unhide
 from .document import parse
 from .metadata import read_metadata
 from .methods import get_method_with_blocks
@@ -68,7 +68,14 @@ def extract(html: str | bytes, url: str | None = None, method: str = "clump", ch
     meta = read_metadata(doc)
     base = _base_url(meta.base_href, url)
     # Methods may cut the page apart; everything read from the whole page is read above.
-    node, blocks = find_article(doc)
+    try:
+        node, blocks = find_article(doc)
+    except ExtractionError:
+        # No visible text: a page whose text waits for a script. A browser running it
+        # shows the text, so the page is read again with it shown.
+        doc = parse(html, charset)
+        unhide(doc)
+        node, blocks = find_article(doc)
     # A heading goes only when it repeats the title the page declares, not when the
     # title was read from that heading (an <h1> that <title> does not repeat is story).
     clean_article(node, meta.declared_title, blocks)

@@ -2,7 +2,7 @@
 made-up page that shows the class in its plainest form."""
 import pytest
 
-from extraction import extract
+from extraction import ExtractionError, extract
 
 WORDS = ("the harbour board met on tuesday to vote on the ferry timetable and heard from residents "
          "who want a later crossing in winter when the roads close").split()
@@ -126,3 +126,21 @@ def test_first_paragraphs_in_a_box_above_the_body_join_the_story():
     page = f"<html><body><div><ul>{MENU}</ul></div><div class='page'>{intro}{body}</div></body></html>"
     text = extract(page).text
     assert text.startswith(paragraph(0)) and paragraph(5) in text
+
+
+@pytest.mark.parametrize("wrap", [
+    "<div id='page' style='display: none'>{}</div><script>reveal()</script>",
+    "<div hidden>{}</div>",
+    "<noscript>{}</noscript>",
+])
+def test_a_table_laid_out_page_whose_text_waits_for_a_script_still_gives_its_text(wrap):
+    layout = f"<table width='760'><tr><td width='160'>&nbsp;</td><td>{story(4)}</td></tr></table>"
+    page = ('<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01 Transitional//EN"><html><body>'
+            + wrap.format(layout) + "</body></html>")
+    text = extract(page.encode()).text
+    assert paragraph(0) in text and paragraph(3) in text
+
+
+def test_a_page_without_any_text_is_still_refused():
+    with pytest.raises(ExtractionError):
+        extract("<html><body><div hidden><img src='a.jpg'></div><noscript></noscript></body></html>")
