@@ -19,6 +19,8 @@ docs/extraction.md walks through it with the reasons and the numbers.
 """
 from __future__ import annotations
 
+from functools import cached_property
+
 from lxml import etree
 
 from .article import ExtractionError
@@ -148,8 +150,8 @@ class Scores:
         self.furniture: dict = {}
         values = {el: block_value(block) for el, block in blocks.items()}
         undiscounted = dict(values)
-        self._discount_furniture(values, blocks)
-        if _top_clump(values, skeleton.parent) < MERGE_SHARE * _top_clump(undiscounted, skeleton.parent):
+        before = self._discount_furniture(values, blocks)
+        if before and _top_clump(values, skeleton.parent) < MERGE_SHARE * before:
             # The names took the story with them: markup left open (a menu never closed)
             # nests the whole page inside a <nav> or a "menu". A browser still shows the
             # story, so the names are not believed.
@@ -160,23 +162,30 @@ class Scores:
         # paragraphs. The decay already keeps a container above many menus from winning.
         self.score = skeleton.sums(clumps, LEVEL_DECAY, carry_negative=False)
         # A block alone is a clump of one.
-        self.alone = {el: clump_value(value) for el, value in values.items()}
-        for el, value in self.alone.items():
-            self.score[el] = self.score.get(el, 0.0) + value
+        for el, value in values.items():
+            self.score[el] = self.score.get(el, 0.0) + clump_value(value)
+        self.values = values
         self.clumps = {el: value for el, value in clumps.items() if value > 0}
         self.biggest = skeleton.maxima(self.clumps)
-        # Plain sums of prose below each element, for lists inside a story (``best``).
-        self.prose = skeleton.sums(_pool({el: value for el, value in values.items() if value > 0}, skeleton.parent))
+
+    @cached_property
+    def prose(self) -> dict:
+        """Plain sums of prose below each element, for lists inside a story (``best``);
+        few pages ask."""
+        return self.skeleton.sums(_pool({el: v for el, v in self.values.items() if v > 0}, self.skeleton.parent))
 
     def _strength(self, node) -> int:
         if node not in self.furniture:
             self.furniture[node] = furniture_strength(node)
         return self.furniture[node]
 
-    def _discount_furniture(self, values: dict, blocks: dict) -> None:
+    def _discount_furniture(self, values: dict, blocks: dict) -> float:
         """Prose inside furniture counts for nothing. (Not against: a story container
         that also holds a big gallery or a comment thread must not sink below one of
-        its own paragraphs; the decay up the tree already keeps furniture out.)"""
+        its own paragraphs; the decay up the tree already keeps furniture out.)
+
+        Returns the page's largest clump of prose before the discount, or 0 when nothing
+        was discounted."""
         # A cue on an element that wraps most of the page's prose (in the blocks below
         # it, not its own text) and the page's largest clump is a wrapper's misleading
         # name ("page-ad-margins", "has-sidebar", "body_overlay"), not furniture. A
@@ -184,6 +193,7 @@ class Scores:
         positive = {el: value for el, value in values.items() if value > 0}
         pooled = _pool(positive, self.skeleton.parent)
         prose = self.skeleton.sums(pooled)
+        top_before = max(pooled.values(), default=0.0)
         cues = {}
         for n in self.skeleton.top_down:
             if (n in positive or n in prose) and n.tag not in ("body", "html"):
@@ -211,6 +221,7 @@ class Scores:
                 if value > 0 and el in flagged:
                     values[el] = 0.0
             discounted = True
+        return top_before if discounted else 0.0
 
     def best(self):
         """The top-scoring element, narrowed to the child that holds its largest clump
@@ -231,7 +242,7 @@ class Scores:
             # of its own: a story's first paragraphs often sit beside its main container,
             # and a story written as bare text between <br> tags is the node's own text,
             # beside a captioned photo or a dateline in a child.
-            own = self.clumps.get(node, 0.0) + max(self.alone.get(node, 0.0), 0.0)
+            own = self.clumps.get(node, 0.0) + clump_value(max(self.values.get(node, 0.0), 0.0))
             posts = _posts([c for c in kids if self.biggest[c] >= wanted])
             if posts and own < min(wanted, own_prose):
                 # A page of several posts: the first is the story the page is about.
