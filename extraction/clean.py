@@ -61,10 +61,22 @@ _HIDING_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 
 def drop_hidden(node) -> None:
     """Remove what a browser would not show."""
-    hidden = [value.getparent() for value in _HIDING_ATTRIBUTES(node)
-              if value.attrname == "hidden" or _HIDING_STYLE.search(value)]
-    for el in hidden:
+    for el in _hidden(node):
         _remove(el)
+
+
+def unhide(node) -> None:
+    """Show what is hidden: for a page whose whole text waits for a script to reveal it
+    (``display:none`` until loaded, a ``hidden`` box, content only in ``<noscript>``)."""
+    for el in _hidden(node):
+        el.attrib.pop("hidden", None)
+        el.attrib.pop("style", None)
+    etree.strip_tags(node, "noscript")
+
+
+def _hidden(node) -> list:
+    return [value.getparent() for value in _HIDING_ATTRIBUTES(node)
+            if value.attrname == "hidden" or _HIDING_STYLE.search(value)]
 
 
 def _drop_furniture(node, blocks: dict) -> dict:
@@ -79,13 +91,23 @@ def _drop_furniture(node, blocks: dict) -> dict:
     if not marked:
         return blocks
     removed = marked - set(_ancestors_within(_largest_clump(blocks), node))
-    if not removed:
+    if not removed or not _prose_outside(blocks, removed, node):
+        # Nothing but furniture-named text: the names are wrong (a story in a
+        # "gallery" box), and a page shown with its furniture beats no page.
         return blocks
     for el in removed:
         if el.getparent() is not None:
             _remove(el)
     # A block that was removed, or sits in a removed element, no longer reaches ``node``.
     return {el: block for el, block in blocks.items() if _reaches(el, node)}
+
+
+def _prose_outside(blocks: dict, removed: set, node) -> bool:
+    """Whether a block of prose (more unlinked than linked text) lies outside ``removed``."""
+    for el, block in blocks.items():
+        if block.link_chars * 2 < block.chars and not any(a in removed for a in _ancestors_within(el, node)):
+            return True
+    return False
 
 
 def _reaches(el, node) -> bool:

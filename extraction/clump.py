@@ -19,6 +19,8 @@ docs/extraction.md walks through it with the reasons and the numbers.
 """
 from __future__ import annotations
 
+from functools import cached_property
+
 from lxml import etree
 
 from .article import ExtractionError
@@ -28,6 +30,7 @@ from .render import INVISIBLE_TAGS
 from .textstats import INLINE_TAGS, PARAGRAPH_CHARS, Block, text_blocks
 
 HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+LIST_TAGS = frozenset(("ul", "ol", "dl"))
 # Cost per character of furniture text, relative to one character of story text.
 BOILERPLATE_COST = 0.5
 # Each level between a clump and an ancestor keeps this share of the clump's value,
@@ -50,6 +53,8 @@ MERGE_LEVELS = 3
 # only half that share: pages split one story body into repeated containers around an
 # ad or a photo ("story-body story-body-1", "story-body story-body-2").
 KIN_DISCOUNT = 0.5
+# Boxes of one kind, each under a linked heading, that make a page of posts.
+POSTS = 3
 
 
 def block_value(block: Block) -> float:
@@ -89,13 +94,16 @@ class _Skeleton:
         self.upward = [(node, up, up in branching) for node in reversed(self.top_down)
                        if (up := parent[node]) is not None]
 
-    def sums(self, own: dict, decay: float = 1.0) -> dict:
+    def sums(self, own: dict, decay: float = 1.0, carry_negative: bool = True) -> dict:
         """Each element's own value plus its children's sums, decayed at every branching
-        ancestor (``decay`` 1 keeps plain sums)."""
+        ancestor (``decay`` 1 keeps plain sums); a negative sum stays where it is unless
+        ``carry_negative``."""
         total = dict(own)
         for node, up, branches in self.upward:
             value = total.get(node)
             if value is not None:
+                if value < 0 and not carry_negative:
+                    value = 0.0
                 total[up] = total.get(up, 0.0) + (value * decay if branches else value)
         return total
 
@@ -141,24 +149,43 @@ class Scores:
         self.skeleton = skeleton = _Skeleton(blocks, places)
         self.furniture: dict = {}
         values = {el: block_value(block) for el, block in blocks.items()}
-        self._discount_furniture(values, blocks)
+        undiscounted = dict(values)
+        before = self._discount_furniture(values, blocks)
+        if before and _top_clump(values, skeleton.parent) < MERGE_SHARE * before:
+            # The names took the story with them: markup left open (a menu never closed)
+            # nests the whole page inside a <nav> or a "menu". A browser still shows the
+            # story, so the names are not believed.
+            values = undiscounted
         clumps = {el: clump_value(value) for el, value in _pool(values, skeleton.parent).items()}
-        self.score = skeleton.sums(clumps, LEVEL_DECAY)
+        # A link list counts against its own container, not against every box above it:
+        # links inside a story (show notes, sources) must not sink it below one of its
+        # paragraphs. The decay already keeps a container above many menus from winning.
+        self.score = skeleton.sums(clumps, LEVEL_DECAY, carry_negative=False)
         # A block alone is a clump of one.
         for el, value in values.items():
             self.score[el] = self.score.get(el, 0.0) + clump_value(value)
+        self.values = values
         self.clumps = {el: value for el, value in clumps.items() if value > 0}
         self.biggest = skeleton.maxima(self.clumps)
+
+    @cached_property
+    def prose(self) -> dict:
+        """Plain sums of prose below each element, for lists inside a story (``best``);
+        few pages ask."""
+        return self.skeleton.sums(_pool({el: v for el, v in self.values.items() if v > 0}, self.skeleton.parent))
 
     def _strength(self, node) -> int:
         if node not in self.furniture:
             self.furniture[node] = furniture_strength(node)
         return self.furniture[node]
 
-    def _discount_furniture(self, values: dict, blocks: dict) -> None:
+    def _discount_furniture(self, values: dict, blocks: dict) -> float:
         """Prose inside furniture counts for nothing. (Not against: a story container
         that also holds a big gallery or a comment thread must not sink below one of
-        its own paragraphs; the decay up the tree already keeps furniture out.)"""
+        its own paragraphs; the decay up the tree already keeps furniture out.)
+
+        Returns the page's largest clump of prose before the discount, or 0 when nothing
+        was discounted."""
         # A cue on an element that wraps most of the page's prose (in the blocks below
         # it, not its own text) and the page's largest clump is a wrapper's misleading
         # name ("page-ad-margins", "has-sidebar", "body_overlay"), not furniture. A
@@ -166,6 +193,7 @@ class Scores:
         positive = {el: value for el, value in values.items() if value > 0}
         pooled = _pool(positive, self.skeleton.parent)
         prose = self.skeleton.sums(pooled)
+        top_before = max(pooled.values(), default=0.0)
         cues = {}
         for n in self.skeleton.top_down:
             if (n in positive or n in prose) and n.tag not in ("body", "html"):
@@ -193,6 +221,7 @@ class Scores:
                 if value > 0 and el in flagged:
                     values[el] = 0.0
             discounted = True
+        return top_before if discounted else 0.0
 
     def best(self):
         """The top-scoring element, narrowed to the child that holds its largest clump
@@ -210,11 +239,31 @@ class Scores:
             lead = max(kids, key=self.biggest.__getitem__)
             wanted = MERGE_SHARE * self.biggest[lead]
             # Stop where another child matches the lead, or where the node holds prose
-            # of its own: a story's first paragraphs often sit beside its main container.
-            if self.biggest[lead] < self.biggest[node] or self.clumps.get(node, 0.0) >= min(wanted, own_prose) \
-                    or any(c is not lead and self.biggest[c] >= wanted for c in kids):
+            # of its own: a story's first paragraphs often sit beside its main container,
+            # and a story written as bare text between <br> tags is the node's own text,
+            # beside a captioned photo or a dateline in a child.
+            own = self.clumps.get(node, 0.0) + clump_value(max(self.values.get(node, 0.0), 0.0))
+            posts = _posts([c for c in kids if self.biggest[c] >= wanted])
+            if posts and own < min(wanted, own_prose):
+                # A page of several posts: the first is the story the page is about.
+                node = posts[0]
+                continue
+            if self.biggest[lead] < max(self.biggest[node], own) or own >= min(wanted, own_prose) \
+                    or any(c is not lead and self.biggest[c] >= wanted for c in kids) or self._list_in_story(lead, node):
                 return node
             node = lead
+
+    def _list_in_story(self, lead, node) -> bool:
+        """``lead`` is a list (or a box holding only one) and ``node`` holds prose beside it worth a share of it: a list
+        of facts in the middle of a story whose paragraphs sit in boxes of their own. The
+        list is part of the story, not the story."""
+        inner = lead
+        while inner.tag not in LIST_TAGS and len(inner) == 1:  # a list in a box of its own
+            inner = inner[0]
+        if inner.tag not in LIST_TAGS:
+            return False
+        inside = self.prose.get(lead, 0.0)
+        return self.prose.get(node, 0.0) - inside >= MERGE_SHARE * inside
 
     def blocks_below(self, el) -> dict | None:
         """The blocks inside ``el``, in the order ``text_blocks(el)`` gives them; None for an
@@ -229,10 +278,11 @@ class Scores:
         return {holder: block for holder, block in self.blocks.items() if holder in below}
 
     def leads(self, el) -> list:
-        """Earlier siblings of ``el`` named as the story's lead (standfirst, perex, dek...)
-        that hold a paragraph of prose: the summary printed above the body."""
+        """Earlier siblings of ``el`` that hold a paragraph of prose and are named as the
+        story's lead (standfirst, perex, dek...), or hold two paragraphs' worth of prose
+        under any name: the summary or first paragraphs printed above the body's box."""
         return [s for s in el.itersiblings(preceding=True) if self._prose(s) >= PARAGRAPH_CHARS
-                and lead_named(s) and not self._strength(s)]
+                and (lead_named(s) or self._prose(s) >= OWN_PROSE_CHARS) and not self._strength(s)]
 
     def _prose(self, el) -> int:
         """Unlinked text of ``el``'s own block and of its children's."""
@@ -251,8 +301,24 @@ class Scores:
         def share(sibling) -> float:
             return wanted * KIN_DISCOUNT if kind and _kind(sibling) == kind else wanted
 
-        return [s for s in parent if s is not el and self.score.get(s, 0.0) > 0
-                and self.biggest.get(s, 0.0) >= share(s) > 0 and not self._strength(s)]
+        found = [s for s in parent if s is not el and self.score.get(s, 0.0) > 0
+                 and self.biggest.get(s, 0.0) >= share(s) > 0 and not self._strength(s)]
+        # The other posts of a page of posts are not the rest of this one.
+        return [s for s in found if _kind(s) != kind] if _posts([el, *(s for s in found if _kind(s) == kind)]) else found
+
+
+def _posts(boxes: list) -> list:
+    """``boxes`` when they are a run of posts: at least ``POSTS`` of them, all of one kind,
+    each under a heading that links to the post (a blog's or a forum's list of entries).
+    The sections of one long story have headings too, but those do not link away."""
+    if len(boxes) < POSTS or len({_kind(box) for box in boxes}) != 1 or _kind(boxes[0]) is None:
+        return []
+    return boxes if all(_linked_heading(box) for box in boxes) else []
+
+
+def _linked_heading(box) -> bool:
+    """A heading that links to another page (not to an anchor on this one)."""
+    return any(not (a.get("href") or "#").lstrip().startswith("#") for h in box.iter(*HEADING_TAGS) for a in h.iter("a"))
 
 
 def _kind(el) -> tuple | None:
@@ -265,6 +331,11 @@ def clump_value(value: float) -> float:
     """Large clumps count in full, small ones less: a story is many paragraphs side by
     side, while teaser lists scatter one short description per container."""
     return value * value / (value + CLUMP_HALF) if value > 0 else value
+
+
+def _top_clump(values: dict, parent: dict) -> float:
+    """The largest clump of prose."""
+    return max(_pool({el: value for el, value in values.items() if value > 0}, parent).values(), default=0.0)
 
 
 def _pool(values: dict, parent: dict) -> dict:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import codecs
 import re
 import threading
+from functools import lru_cache
 
 import lxml.html
 from charset_normalizer import from_bytes
@@ -16,13 +17,48 @@ _BOMS = [(codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs
 _BOM_PREFIXES = tuple(bom for bom, _ in _BOMS)
 
 
-def _known(name: str | None) -> str | None:
+def _known(name: str | bytes | None) -> str | None:
     if not name:
         return None
     try:
-        return codecs.lookup(name.decode() if isinstance(name, bytes) else name).name
-    except (LookupError, UnicodeDecodeError):
+        return _text_codec(name.decode() if isinstance(name, bytes) else name)
+    except UnicodeDecodeError:
         return None
+
+
+# Every byte, to try a codec on.
+_ALL_BYTES = bytes(range(256))
+
+
+@lru_cache(maxsize=256)
+def _text_codec(name: str) -> str | None:
+    """The codec's canonical name when it decodes any bytes to text, else None. Python
+    also registers codecs that are no charset (zlib, base64, rot13, idna, undefined...):
+    a page naming one has mislabelled itself, and the label is ignored."""
+    try:
+        codec = codecs.lookup(name).name
+        _ALL_BYTES.decode(codec, errors="replace")
+    except (LookupError, ValueError, TypeError):  # UnicodeError is a ValueError
+        return None
+    return codec
+
+
+# The ASCII bytes markup is written in.
+_MARKUP_BYTES = bytes(range(0x20, 0x7f))
+
+
+@lru_cache(maxsize=256)
+def _ascii_compatible(codec: str | None) -> str | None:
+    """``codec`` if it reads ASCII markup as ASCII, else UTF-8. A <meta> tag that could be
+    read as ASCII puts the page in an ASCII-compatible charset whatever it names: UTF-16
+    or EBCDIC there is a mislabel (HTML's prescan reads UTF-16 labels as UTF-8 too)."""
+    if codec is None:
+        return None
+    try:
+        same = _MARKUP_BYTES.decode(codec) == _MARKUP_BYTES.decode("ascii")
+    except ValueError:
+        same = False
+    return codec if same else "utf-8"
 
 
 def detect_charset(data: bytes, charset: str | None = None) -> tuple[str, int]:
@@ -47,7 +83,7 @@ def _sniff(data: bytes, charset: str | None) -> tuple[str, int, str | None]:
     if name:
         return name, 0, None
     match = _META_CHARSET.search(data[:4096])
-    declared = _known(match.group(1)) if match else None
+    declared = _ascii_compatible(_known(match.group(1))) if match else None
     if data.isascii():
         return declared or "utf-8", 0, None
     try:
@@ -65,7 +101,9 @@ def decode(data: bytes, charset: str | None = None) -> str:
     return data[skip:].decode(name, errors="replace")
 
 
-_XML_DECLARATION = re.compile(r"\s*<\?xml[^>]*\?>")
+# Up to the first ">", not "?>": a garbled declaration ("<?xml ... encoding='utf-8'>")
+# still makes lxml refuse the str.
+_XML_DECLARATION = re.compile(r"\s*<\?xml[^>]*>")
 # lxml parsers must not be shared between threads; each thread keeps its own.
 _LOCAL = threading.local()
 # What an lxml element refuses to hold as text: C0 controls but tab and line breaks,

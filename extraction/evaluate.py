@@ -1,9 +1,14 @@
-"""Score extractors on a folder of pages with gold text (``html/<id>.html.gz`` + ``ground-truth.json``).
+"""Score extractors on the shared datasets, each split into a tuning and a check half.
 
-    python -m extraction.evaluate --dataset DIR [--method M] [--compare trafilatura,readability-lxml]
+    python -m extraction.evaluate [--dataset DIR ...] [--method clump,best] [--compare trafilatura,readability-lxml]
+
+Without ``--dataset`` it runs the three shared sets: two with gold text
+(``html/<id>.html.gz`` + ``ground-truth.json``, token F1, ``metric.py``) and trafilatura's
+(``snippets.json``, the snippet protocol, ``evaluation/snippets.py``), and prints one table
+with both halves (``evaluation/split.py``) and their gap, competitors in the same run.
 
 Reusable pieces: ``load_dataset``, ``evaluate_method`` (one extractor over a dataset, with
-per-page scores and timing), ``format_table`` and ``worst_pages``.
+per-page scores and timing), ``format_table``, ``format_split_table`` and ``worst_pages``.
 """
 from __future__ import annotations
 
@@ -18,11 +23,13 @@ from pathlib import Path
 
 from .article import ExtractionError
 from .competitors import COMPETITORS, load_competitor
+from .evaluation.snippets import SnippetScore, score_snippets, summarize_snippets
+from .evaluation.split import CHECK, TUNE, half_of
 from .methods import METHODS
 from .metric import PageScore, Summary, score_page, summarize
 
 # Readability's test pages mix real page snapshots with hand-written fixtures; pages
-# below this size are the fixtures and are reported apart.
+# below this size are the fixtures.
 SMALL_PAGE_BYTES = 5000
 
 
@@ -32,6 +39,15 @@ class Page:
     html: bytes
     gold: str
     url: str
+    # Snippet protocol: text that must appear in the output, and text that must not.
+    wanted: tuple[str, ...] | None = None
+    unwanted: tuple[str, ...] = ()
+
+
+def score(page: Page, text: str) -> PageScore | SnippetScore:
+    if page.wanted is None:
+        return score_page(text, page.gold)
+    return score_snippets(text, page.wanted, page.unwanted)
 
 
 @dataclass
@@ -39,7 +55,7 @@ class EvalResult:
     method: str
     pages: list[Page]
     predictions: list[str]
-    scores: list[PageScore]
+    scores: list
     seconds: float
     errors: dict[str, str] = field(default_factory=dict)
 
@@ -47,18 +63,29 @@ class EvalResult:
     def pages_per_second(self) -> float:
         return len(self.pages) / self.seconds if self.seconds else 0.0
 
+    @property
+    def protocol(self) -> str:
+        return "snippets" if self.pages and self.pages[0].wanted is not None else "token F1"
+
     def summary(self, keep: Callable[[Page], bool] | None = None) -> Summary:
-        return summarize([s for p, s in zip(self.pages, self.scores) if keep is None or keep(p)])
+        kept = [s for p, s in zip(self.pages, self.scores) if keep is None or keep(p)]
+        return summarize_snippets(kept) if self.protocol == "snippets" else summarize(kept)
 
 
 def load_dataset(directory: str | Path) -> list[Page]:
+    """Pages with gold text (``ground-truth.json``) or with snippets (``snippets.json``)."""
     directory = Path(directory)
-    truth = json.loads((directory / "ground-truth.json").read_text(encoding="utf-8"))
+    snippets = directory / "snippets.json"
+    truth = json.loads((snippets if snippets.exists() else directory / "ground-truth.json").read_text(encoding="utf-8"))
     pages = []
     for page_id in sorted(truth):
-        path = directory / "html" / f"{page_id}.html.gz"
-        pages.append(Page(page_id, gzip.decompress(path.read_bytes()), truth[page_id].get("articleBody") or "",
-                          truth[page_id].get("url") or ""))
+        entry = truth[page_id]
+        html = gzip.decompress((directory / "html" / f"{page_id}.html.gz").read_bytes())
+        if snippets.exists():
+            # The protocol passes no URL to any extractor.
+            pages.append(Page(page_id, html, "", "", tuple(entry["with"]), tuple(entry["without"])))
+        else:
+            pages.append(Page(page_id, html, entry.get("articleBody") or "", entry.get("url") or ""))
     return pages
 
 
@@ -110,7 +137,7 @@ def evaluate_method(dataset: str | Path | list[Page], method: str, progress: boo
             text, errors[page.id] = "", f"{type(exc).__name__}: {exc}"
         seconds += time.perf_counter() - start
         predictions.append(text)
-        scores.append(score_page(text, page.gold))
+        scores.append(score(page, text))
         bar.update(done)
     return EvalResult(method, pages, predictions, scores, seconds, errors)
 
@@ -125,42 +152,88 @@ def format_table(results: Iterable[EvalResult], keep: Callable[[Page], bool] | N
     return "\n".join(rows)
 
 
-def worst_pages(result: EvalResult, count: int = 10) -> list[tuple[str, PageScore]]:
-    ranked = sorted(zip(result.pages, result.scores), key=lambda ps: ps[1].f1)
-    return [(page.id, score) for page, score in ranked[:count]]
+def format_split_table(runs: Iterable[tuple[str, EvalResult]]) -> str:
+    """One row per (dataset, extractor): F1 on each half, the gap, and the whole set."""
+    rows = ["| set | protocol | method | tune pages | check pages | F1 tune | F1 check | gap (tune − check) "
+            "| F1 all | P check | R check | errors | pages/s |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for set_name, res in runs:
+        tune, check = (res.summary(lambda p, h=h: half_of(p.id) == h) for h in (TUNE, CHECK))
+        every = res.summary()
+        rows.append(f"| {set_name} | {res.protocol} | {res.method} | {tune.pages} | {check.pages} | "
+                    f"{tune.f1:.3f} ± {tune.f1_sd:.3f} | {check.f1:.3f} ± {check.f1_sd:.3f} | "
+                    f"{tune.f1 - check.f1:+.3f} | {every.f1:.3f} | {check.precision:.3f} | {check.recall:.3f} | "
+                    f"{len(res.errors)} | {res.pages_per_second:.0f} |")
+    return "\n".join(rows)
+
+
+def worst_pages(result: EvalResult, count: int = 10, keep: Callable[[Page], bool] | None = None):
+    """The ``count`` lowest-scoring pages (of those ``keep`` passes) as (id, score)."""
+    ranked = sorted(((p, s) for p, s in zip(result.pages, result.scores) if keep is None or keep(p)),
+                    key=lambda ps: (ps[1].f1, -getattr(ps[1], "fp", 0)))
+    return [(page.id, s) for page, s in ranked[:count]]
+
+
+def describe(s: PageScore | SnippetScore) -> str:
+    if isinstance(s, SnippetScore):
+        return f"{s.f1:.3f}  TP={s.tp} FP={s.fp} FN={s.fn}"
+    return f"{s.f1:.3f}  P={s.precision or 0:.3f}  R={s.recall or 0:.3f}"
 
 
 def is_real_page(page: Page) -> bool:
     return len(page.html) >= SMALL_PAGE_BYTES
 
 
+SHARED_DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
+DEFAULT_SETS = ("article-extraction-benchmark", "readability-test-pages", "trafilatura-eval")
+
+
+def cached_run(pages: list[Page], name: str, cache: Path | None, set_name: str) -> EvalResult:
+    """``evaluate_method``, with the predictions of a competitor kept in ``cache``: they do
+    not change while our method is tuned, and they are the slow part of a run."""
+    path = cache / f"{set_name}--{name}.json" if cache and name not in METHODS else None
+    if path is not None and path.exists():
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        texts = [saved["texts"][page.id] for page in pages]
+        return EvalResult(name, pages, texts, [score(page, text) for page, text in zip(pages, texts)],
+                          saved["seconds"], saved["errors"])
+    result = evaluate_method(pages, name, progress=sys.stderr.isatty())
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"seconds": result.seconds, "errors": result.errors,
+                                    "texts": dict(zip((p.id for p in pages), result.predictions))}))
+    return result
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m extraction.evaluate", description=__doc__.splitlines()[0])
-    parser.add_argument("--dataset", required=True, help="folder with html/<id>.html.gz and ground-truth.json")
-    parser.add_argument("--method", default="clump", help=f"one of: {', '.join(METHODS)}")
-    parser.add_argument("--compare", default="", help=f"comma-separated, from: {', '.join(COMPETITORS)}")
-    parser.add_argument("--worst", type=int, default=10, help="how many worst pages to list")
+    parser.add_argument("--dataset", action="append",
+                        help=f"a dataset folder; repeatable (default: {', '.join(DEFAULT_SETS)} in {SHARED_DATASETS})")
+    parser.add_argument("--method", default="clump", help=f"ours, comma-separated, from: {', '.join(METHODS)}")
+    parser.add_argument("--compare", default="trafilatura,readability-lxml",
+                        help=f"competitors, comma-separated, from: {', '.join(COMPETITORS)}; skipped when not installed")
+    parser.add_argument("--cache", type=Path, help="folder to keep competitors' predictions in between runs")
+    parser.add_argument("--worst", type=int, default=10, help="how many worst tuning pages to list")
     args = parser.parse_args(argv)
 
-    pages = load_dataset(args.dataset)
-    names = [args.method, *[n.strip() for n in args.compare.split(",") if n.strip()]]
-    results = []
-    for name in names:
-        try:
-            results.append(evaluate_method(pages, name, progress=sys.stderr.isatty()))
-        except ExtractionError as exc:
-            print(f"skipping {name}: {exc}", file=sys.stderr)
-    print(f"## {Path(args.dataset).name}: all {len(pages)} pages\n")
-    print(format_table(results))
-    small = sum(not is_real_page(p) for p in pages)
-    if 0 < small < len(pages):
-        print(f"\n## {Path(args.dataset).name}: {len(pages) - small} pages of {SMALL_PAGE_BYTES} bytes or more\n")
-        print(format_table(results, keep=is_real_page))
-    for res in results[:1]:
-        print(f"\nworst pages for {res.method} (F1, precision, recall):")
-        for page_id, s in worst_pages(res, args.worst):
-            note = f"  error: {res.errors[page_id]}" if page_id in res.errors else ""
-            print(f"  {s.f1:.3f}  P={s.precision or 0:.3f}  R={s.recall or 0:.3f}  {page_id}{note}")
+    folders = [Path(d) for d in args.dataset] if args.dataset else [SHARED_DATASETS / name for name in DEFAULT_SETS]
+    names = [n.strip() for n in f"{args.method},{args.compare}".split(",") if n.strip()]
+    runs = []
+    for folder in folders:
+        pages = load_dataset(folder)
+        for name in names:
+            try:
+                runs.append((folder.name, cached_run(pages, name, args.cache, folder.name)))
+            except ExtractionError as exc:
+                print(f"skipping {name}: {exc}", file=sys.stderr)
+    print(format_split_table(runs))
+    for set_name, res in runs:
+        if res.method in METHODS and args.worst:
+            # Only tuning pages are listed: the check half is not looked at page by page.
+            print(f"\nworst tuning pages of {set_name} for {res.method} (F1, P/R or TP/FP/FN):")
+            for page_id, s in worst_pages(res, args.worst, keep=lambda p: half_of(p.id) == TUNE):
+                note = f"  error: {res.errors[page_id]}" if page_id in res.errors else ""
+                print(f"  {describe(s)}  {page_id}{note}")
     return 0
 
 

@@ -85,12 +85,18 @@ def _means(tp, fp, fn, exact):
 
 def summarize(scores: list[PageScore], draws: int = 1000, seed: int = 0) -> Summary:
     """Means over pages, with a bootstrap standard deviation for each."""
+    return bootstrap(scores, ("tp", "fp", "fn", "exact"), _means, draws, seed)
+
+
+def bootstrap(scores: list, fields: tuple[str, ...], measure, draws: int = 1000, seed: int = 0) -> Summary:
+    """``measure`` (columns of the per-page ``fields`` -> precision, recall, F1, accuracy)
+    on all pages, with its standard deviation over ``draws`` resamplings of the pages."""
     if not scores:
         return Summary(0, 0, 0, 0, 0, 0, 0, 0, 0)
-    cols = [np.array([getattr(s, k) for s in scores], dtype=float) for k in ("tp", "fp", "fn", "exact")]
-    point = _means(*cols)
+    cols = [np.array([getattr(s, k) for s in scores], dtype=float) for k in fields]
+    point = measure(*cols)
     rng = np.random.default_rng(seed)
-    samples = np.array([_means(*(c[idx] for c in cols))
+    samples = np.array([measure(*(c[idx] for c in cols))
                         for idx in rng.integers(0, len(scores), size=(draws, len(scores)))])
     sd = samples.std(axis=0)
     return Summary(*point, *map(float, sd), pages=len(scores))

@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import re
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from .article import Article, ExtractionError
-from .clean import clean_article
+from .clean import clean_article, unhide
 from .document import parse
 from .metadata import read_metadata
 from .methods import get_method_with_blocks
@@ -41,10 +41,24 @@ def _absolute_links(node, base: str) -> None:
             del el.attrib[attr]
 
 
+def _resolved(base: str | None, value: str) -> str | None:
+    """``value`` made absolute against ``base``; None when the result is no URL at all
+    (``http://[x/``: an unclosed IPv6 bracket)."""
+    try:
+        joined = urljoin(base or "", value.strip())
+        urlsplit(joined)
+    except ValueError:
+        return None
+    return joined
+
+
 def _base_url(base_href: str | None, url: str | None) -> str | None:
-    """The address relative links resolve against: <base href> over the page's URL."""
+    """The address relative links resolve against: <base href> over the page's URL. A
+    base or URL that does not parse is ignored, as a browser ignores it."""
+    if url is not None and _resolved(None, url) is None:
+        url = None
     if base_href is not None:
-        return urljoin(url or "", base_href.strip()) or url
+        return _resolved(url, base_href) or url
     return url
 
 
@@ -54,7 +68,14 @@ def extract(html: str | bytes, url: str | None = None, method: str = "clump", ch
     meta = read_metadata(doc)
     base = _base_url(meta.base_href, url)
     # Methods may cut the page apart; everything read from the whole page is read above.
-    node, blocks = find_article(doc)
+    try:
+        node, blocks = find_article(doc)
+    except ExtractionError:
+        # No visible text: a page whose text waits for a script. A browser running it
+        # shows the text, so the page is read again with it shown.
+        doc = parse(html, charset)
+        unhide(doc)
+        node, blocks = find_article(doc)
     # A heading goes only when it repeats the title the page declares, not when the
     # title was read from that heading (an <h1> that <title> does not repeat is story).
     clean_article(node, meta.declared_title, blocks)
@@ -63,6 +84,6 @@ def extract(html: str | bytes, url: str | None = None, method: str = "clump", ch
         raise ExtractionError("no article text found")
     if base:
         _absolute_links(node, base)
-    lead_image = urljoin(base, meta.lead_image) if base and meta.lead_image else meta.lead_image
+    lead_image = _resolved(base, meta.lead_image) if meta.lead_image else None
     return Article(title=meta.title, text=text, html=sanitized_html(node), lead_image=lead_image,
                    author=meta.author, published=meta.published, language=meta.language, method=method, url=url)

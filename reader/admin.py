@@ -15,7 +15,8 @@ from .tasks import fetch_feed
 
 
 def method_choices():
-    return [("", f"site default ({settings.EXTRACTION_METHOD})")] + [(name, name) for name in extraction.METHODS]
+    return [("", f"site default ({settings.EXTRACTION_METHOD})")] + [
+        (name, f"{name}: {extraction.methods.PURPOSES[name]}") for name in extraction.METHODS]
 
 
 class FeedForm(forms.ModelForm):

@@ -104,3 +104,11 @@ def test_furniture_is_the_strongest_cue_on_the_block_or_its_ancestors():
                                "<div class='story'><p>story</p></div></body></html>")
     strengths = furniture(text_blocks(doc.find("body")))
     assert strengths[0] > 0 and strengths[1] > 0 and strengths[2] == 0
+
+
+def test_every_method_says_what_it_is_for_and_best_does_not_claim_to_be_better():
+    from extraction.methods import METHODS, PURPOSES
+
+    assert set(PURPOSES) == set(METHODS)
+    assert "not better than clump" in PURPOSES["best"]
+    assert "default" in PURPOSES["clump"]
