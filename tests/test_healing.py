@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 
 from conftest import wait_for
-from reader import healing, tasks
+from reader import healing, politeness, tasks
 from reader.batches import batches
 from reader.models import Entry, Feed, Rule, Story
 from ui_factories import make_feed, make_story, make_user
@@ -85,6 +85,21 @@ def test_only_an_expired_lock_still_held_is_released(django_capture_on_commit_ca
     assert Feed.objects.filter(id=dead.id, locked_by="", locked_until=None).exists()
     assert Feed.objects.filter(id=live.id, locked_by="live-task").exists()
     assert Feed.objects.filter(id=idle.id, locked_by="").exists()
+
+
+@pytest.mark.django_db
+def test_queued_pages_are_stamped_with_their_booked_turn_and_batch(monkeypatch, tmp_path):
+    monkeypatch.setattr(politeness, "gate", lambda: politeness.FileGate(tmp_path, 2, 50.0))  # turns 50 s apart
+    sent = []
+    monkeypatch.setattr(tasks.fetch_story_page, "apply_async", lambda args, **kw: sent.append(args))
+    feed = make_feed(url="http://stamps.example/feed.xml")
+    ids = [make_story(feed, n, url=f"http://stamps.example/{n}").id for n in range(3)]
+    before = timezone.now()
+    tasks.queue_pages(ids)
+    batch = sent[0][3]
+    stamps = Story.objects.filter(id__in=ids).values_list("page_due_at", "page_batch")
+    # Three turns 50 s apart: every page is stamped with the last one, so none is healed while it waits.
+    assert all(due >= before + timedelta(seconds=100) and stamp == batch for due, stamp in stamps)
 
 
 def rss(server, name: str, links: list[str]) -> str:
