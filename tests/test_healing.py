@@ -153,3 +153,11 @@ def test_a_real_worker_extracts_and_scores_the_healed_page_and_fetches_the_dead_
     assert Entry.objects.get(user=user, story=waiting).reasons == []
     paths = [path for path, _ in server.requests]
     assert paths.count("/lost.html") == 1 and "/waiting.html" not in paths and "/live.xml" not in paths
+
+
+def test_a_feed_lock_shorter_than_a_fetch_is_warned_about(settings):
+    from reader.checks import feed_lock_outlasts_a_fetch
+
+    assert feed_lock_outlasts_a_fetch(None) == []
+    settings.FEED_LOCK_SECONDS = tasks.fetch_feed.time_limit
+    assert [warning.id for warning in feed_lock_outlasts_a_fetch(None)] == ["reader.W001"]
