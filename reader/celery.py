@@ -3,6 +3,7 @@ import os
 
 from celery import Celery
 from celery.signals import task_postrun, task_prerun
+from django.conf import settings
 from kombu import Queue
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "reader.settings")
@@ -13,8 +14,6 @@ app = Celery("reader")
 def django_settings() -> dict:
     """Django's CELERY_* settings, copied into a plain dict when Celery first needs them. Celery reads its settings
     a dozen times for every message sent and run, and each read through Django's lazy settings cost ~20 µs."""
-    from django.conf import settings
-
     return {name.removeprefix("CELERY_").lower(): getattr(settings, name) for name in dir(settings)
             if name.startswith("CELERY_")}
 
@@ -26,6 +25,7 @@ app.conf.update(
     task_routes={
         "reader.tasks.fetch_feed": {"queue": "feeds"},
         "reader.tasks.schedule_due_feeds": {"queue": "feeds"},
+        "reader.tasks.heal_stuck_work": {"queue": "feeds"},
         "reader.tasks.fetch_story_page": {"queue": "pages"},
         "reader.tasks.retrain_user": {"queue": "ranking"},
         "reader.tasks.score_stories": {"queue": "ranking"},
@@ -48,6 +48,8 @@ app.conf.update(
         "schedule-due-feeds": {"task": "reader.tasks.schedule_due_feeds", "schedule": 30.0},
         # The crowd model is fitted here, never in a web request; processes load the stored snapshot.
         "fit-crowd": {"task": "reader.tasks.fit_crowd", "schedule": 300.0},
+        # Queues again what a dead worker's broker lost (reader/healing.py).
+        "heal-stuck-work": {"task": "reader.tasks.heal_stuck_work", "schedule": settings.HEAL_EVERY},
     },
 )
 # Celery's Django fixup closes the database connection before and after every task unless told to reuse it,

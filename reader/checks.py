@@ -1,6 +1,7 @@
 """System checks: settings that would only fail later, in a worker, are refused at start-up."""
 from django.conf import settings
 from django.core.checks import Error, register
+from django.core.checks import Warning as CheckWarning
 
 import extraction
 from extraction.fetch import parse_networks
@@ -21,3 +22,16 @@ def fetch_networks_parse(app_configs, **kwargs):
     except ValueError as exc:
         return [Error(f"FETCH_ALLOWED_NETWORKS is not a comma-separated list of networks: {exc}", id="reader.E002")]
     return []
+
+
+@register()
+def feed_lock_outlasts_a_fetch(app_configs, **kwargs):
+    """The healing sweep releases expired locks still held, taking them for a dead task's: a lock shorter than
+    the fetch's hard time limit could be released under a fetch that still runs."""
+    from .tasks import fetch_feed
+
+    if settings.FEED_LOCK_SECONDS > fetch_feed.time_limit:
+        return []
+    return [CheckWarning(f"FEED_LOCK_SECONDS={settings.FEED_LOCK_SECONDS} is not above fetch_feed's hard time "
+                         f"limit ({fetch_feed.time_limit} s): a slow fetch's feed may be fetched twice at once",
+                         id="reader.W001")]

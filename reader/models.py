@@ -29,6 +29,10 @@ class Feed(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
+    class Meta:
+        # The healing sweep's scan for locks their dead holder left: held locks are few among a million feeds.
+        indexes = [models.Index(fields=["locked_until"], name="feed_held_lock", condition=~models.Q(locked_by=""))]
+
     def __str__(self) -> str:
         return self.title or self.url
 
@@ -58,6 +62,11 @@ class Story(models.Model):
     extraction_method = models.CharField(max_length=40, blank=True)
     extraction_status = models.CharField(max_length=10, choices=Extraction.choices, default=Extraction.PENDING)
     extraction_error = models.TextField(blank=True)
+    # Stamped when the page task is queued, for the healing sweep (reader/healing.py) to find pages whose
+    # message a dead worker or its broker lost.
+    page_due_at = models.DateTimeField(null=True, blank=True, help_text="when its queued page task was due to run")
+    page_batch = models.CharField(max_length=32, blank=True, help_text="the scoring batch its page task ticks off")
+    page_requeues = models.PositiveSmallIntegerField(default=0, help_text="times the healing sweep queued it again")
     snippet = models.TextField(blank=True, help_text="the opening words of the better article, for the feed page")
     features = models.TextField(blank=True, help_text="the recommender's features of the story, as JSON")
     features_at = models.DateTimeField(null=True, blank=True, help_text="the updated_at the features were made from")
@@ -67,7 +76,10 @@ class Story(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["feed", "guid"], name="story_unique_guid_per_feed")]
         indexes = [models.Index(fields=["feed", "-published"]),
-                   models.Index(fields=["feed", "link_hash"], name="story_feed_link")]
+                   models.Index(fields=["feed", "link_hash"], name="story_feed_link"),
+                   # The healing sweep's scan: pending stories are few among millions.
+                   models.Index(fields=["page_due_at"], name="story_pending_due",
+                                condition=models.Q(extraction_status="pending"))]
         verbose_name_plural = "stories"
 
     def __str__(self) -> str:

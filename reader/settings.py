@@ -189,6 +189,18 @@ POLITE_MAX_CONNECTIONS = int(os.environ.get("POLITE_MAX_CONNECTIONS", "2"))
 POLITE_MIN_DELAY = float(os.environ.get("POLITE_MIN_DELAY", "1.0"))
 # Literal loopback names are the demo site and test fixtures, not someone else's server.
 POLITE_EXEMPT_HOSTS = env_list("POLITE_EXEMPT_HOSTS", "localhost,127.0.0.1,::1")
+# Self-healing after worker death (issue 16): what a killed worker or its broker lost is queued again.
+# A feed fetch holds its feed's lock this long: it must outlast fetch_feed's hard time limit (150 s), so that a
+# lock past it belongs to a dead task, which the healing sweep releases and whose feed it queues again.
+FEED_LOCK_SECONDS = int(os.environ.get("FEED_LOCK_SECONDS", "180"))
+# A feed queued by the beat and not fetched within this many seconds is queued again by the beat.
+FEED_REQUEUE_AFTER = int(os.environ.get("FEED_REQUEUE_AFTER", "300"))
+# The sweep runs this often (seconds); a story still pending this many seconds after its page task was due is
+# queued again, at most HEAL_PAGE_MAX_REQUEUES times, then marked failed. Longer than a page task's hard time
+# limit (90 s) plus the time a page waits in a busy queue, or a healthy page would be queued twice.
+HEAL_EVERY = float(os.environ.get("HEAL_EVERY", "60"))
+HEAL_PAGE_AFTER = int(os.environ.get("HEAL_PAGE_AFTER", "600"))
+HEAL_PAGE_MAX_REQUEUES = int(os.environ.get("HEAL_PAGE_MAX_REQUEUES", "3"))
 
 # --- UI (pages, JSON API): cache for rate limits, Content-Security-Policy, the public extraction demo.
 # Redis when REDIS_URL is set, so every web process shares the rate-limit counters; else per process.

@@ -11,18 +11,18 @@ from datetime import timedelta
 
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
 from django.db import OperationalError
 from django.db.models import Q
 from django.utils import timezone
 
 from extraction.fetch import FetchError
 
-from . import articles, crowd, feeds, opml_import, politeness, ranking
+from . import articles, crowd, feeds, healing, opml_import, politeness, ranking
 from .batches import batches
 from .models import Feed, Story
 from .politeness import HostBusy
 
-FEED_LOCK = timedelta(minutes=5)
 BATCH = 1000
 MAX_PER_TICK = 50_000  # a beat tick every 30 s then queues up to ~1,600 feeds/s: a million feeds every 10 min
 HOST_WAIT = 2.0  # a task waits this long for a busy host, then re-queues itself instead of holding a worker
@@ -36,12 +36,13 @@ def claim(feed_id: int, owner: str) -> bool:
     """Take the per-feed lock atomically, so one feed is never fetched twice at once.
 
     The owner is the task id: a message redelivered after its worker was killed carries the same id and
-    takes the dead task's lock back, instead of finding the feed locked for FEED_LOCK and dropping it.
+    takes the dead task's lock back, instead of finding the feed locked and dropping it.
     """
     now = timezone.now()
     return bool(
         Feed.objects.filter(Q(locked_until__isnull=True) | Q(locked_until__lt=now) | Q(locked_by=owner),
-                            id=feed_id).update(locked_until=now + FEED_LOCK, locked_by=owner)
+                            id=feed_id).update(locked_until=now + timedelta(seconds=settings.FEED_LOCK_SECONDS),
+                                               locked_by=owner)
     )
 
 
@@ -56,8 +57,9 @@ def schedule_due_feeds() -> int:
                        .values_list("id", flat=True)[:BATCH])
             if not due:
                 break
-            # Push the next fetch out now, so the next beat tick does not queue the same feeds again.
-            Feed.objects.filter(id__in=due).update(next_fetch_at=now + FEED_LOCK)
+            # Push the next fetch out now, so the next beat tick does not queue the same feeds again (but a tick
+            # after FEED_REQUEUE_AFTER does, if the message was lost).
+            Feed.objects.filter(id__in=due).update(next_fetch_at=now + timedelta(seconds=settings.FEED_REQUEUE_AFTER))
             for feed_id in due:
                 fetch_feed.apply_async((feed_id,), producer=producer)
             queued += len(due)
@@ -96,7 +98,7 @@ def queue_pages(story_ids: list[int]) -> None:
     """Queue each page for its host's next free turn, in one batch: the last page done queues its scoring."""
     if not story_ids:
         return
-    gate, by_host, batch = politeness.gate(), {}, batches().open(sorted(story_ids))
+    gate, by_host, batch, now = politeness.gate(), {}, batches().open(sorted(story_ids)), timezone.now()
     for story_id, url in Story.objects.filter(id__in=story_ids).order_by("id").values_list("id", "url"):
         by_host.setdefault(politeness.host_of(url), []).append(story_id)
     # One broker round trip for the lot (a Redis pipeline), instead of one per message. Inside it a publish only
@@ -108,6 +110,9 @@ def queue_pages(story_ids: list[int]) -> None:
                 turns = [(None, 0.0)] * len(ids)
             else:
                 turns = gate.bookings(host, len(ids))
+            # Stamped before publishing, for the healing sweep: a death in between leaves the pages past due.
+            Story.objects.filter(id__in=ids).update(page_due_at=now + timedelta(seconds=turns[-1][1]),
+                                                    page_batch=batch)
             for story_id, (booking, wait) in zip(ids, turns):
                 fetch_story_page.apply_async((story_id, 0, booking, batch), countdown=wait or None, producer=producer,
                                              retry=False, declare=[])
@@ -138,15 +143,20 @@ def extract_page(story_id: int, attempt: int, booking: int | None, batch: str) -
     try:
         articles.extract_story(story, max_wait=HOST_WAIT, raise_transient=attempt < PAGE_RETRIES, booking=booking)
     except HostBusy as busy:
-        fetch_story_page.apply_async((story_id, attempt, busy.booking, batch), countdown=busy.retry_in)
+        requeue_page(story_id, attempt, busy.booking, batch, busy.retry_in)
         return "busy"
     except FetchError:  # transient, with tries left
-        fetch_story_page.apply_async((story_id, attempt + 1, None, batch),
-                                     countdown=30 * 2 ** attempt * random.uniform(0.5, 1.5))
+        requeue_page(story_id, attempt + 1, None, batch, 30 * 2 ** attempt * random.uniform(0.5, 1.5))
         return "retry"
     except SoftTimeLimitExceeded:
         articles.record_failure(story, "the page took longer than the time limit to extract")
     return story.extraction_status
+
+
+def requeue_page(story_id: int, attempt: int, booking: int | None, batch: str, countdown: float) -> None:
+    """Queue the page again later, its due time stamped so the healing sweep waits for it."""
+    Story.objects.filter(id=story_id).update(page_due_at=timezone.now() + timedelta(seconds=countdown))
+    fetch_story_page.apply_async((story_id, attempt, booking, batch), countdown=countdown)
 
 
 def score_if_last(batch: str, story_id: int) -> None:
@@ -156,6 +166,13 @@ def score_if_last(batch: str, story_id: int) -> None:
     if ready:
         score_stories.apply_async((ready,))
         batches().close(batch)
+
+
+@shared_task
+def heal_stuck_work() -> int:
+    """The healing sweep (reader/healing.py), run by the beat."""
+    healed = healing.heal(queue_pages=queue_pages, finish_page=score_if_last, queue_feed=fetch_feed.delay)
+    return len(healed.pages) + len(healed.given_up) + len(healed.feeds)
 
 
 @shared_task

@@ -1,9 +1,9 @@
 """Render the figures the reliability tests recorded as docs/reliability.md's table.
 
-    python -m tests.reliability.report [--figures path.json] [--write docs/reliability.md]
+    python -m tests.reliability.report [--figures path.json] [--write docs/reliability.md] [--summary GROUP]
 
 Without --write the table is printed. With it, the text between the two markers in the file is replaced,
-so the prose around the table stays as written.
+so the prose around the table stays as written. --summary prints one group's tests as one table, a row each.
 """
 from __future__ import annotations
 
@@ -33,6 +33,18 @@ def table(data: dict) -> str:
     return "\n".join(lines)
 
 
+def summary(data: dict, group: str) -> str:
+    """One row per test of the group (e.g. worker_faults), its figures as columns."""
+    keys = [key for key in sorted(data, key=lambda k: data[k]["measured_at"]) if key.split(":")[0] == group]
+    columns = list(dict.fromkeys(name for key in keys for name in data[key]["figures"]))
+    lines = ["| Test | " + " | ".join(columns) + " |", "|---" * (len(columns) + 1) + "|"]
+    for key in keys:
+        figures = data[key]["figures"]
+        lines.append(f"| {key.split(':', 1)[1].strip()} | "
+                     + " | ".join(_cell(figures[name]) if name in figures else "" for name in columns) + " |")
+    return "\n".join(lines)
+
+
 def _cell(value) -> str:
     if value is None:
         return "not recovered"
@@ -45,7 +57,11 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--figures", type=Path, default=None, help="default: $RELIABILITY_FIGURES or $VAR_DIR/...")
     parser.add_argument("--write", type=Path, help="the Markdown file whose marked section is replaced")
+    parser.add_argument("--summary", metavar="GROUP", help="print one group's tests as one table")
     args = parser.parse_args(argv)
+    if args.summary:
+        print(summary(figures.load(args.figures), args.summary))
+        return
     rendered = table(figures.load(args.figures))
     if not args.write:
         print(rendered)

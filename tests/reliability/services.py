@@ -122,6 +122,15 @@ class Worker:
                 self.kill_all()
 
 
+class Beat(Worker):
+    """The one `celery beat` of a deployment, beside the worker: killing the worker leaves it running."""
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "celery", "-A", "reader", "beat", "-l", "INFO"],
+                                     cwd=ROOT, env=self.env, stdout=open(self.log, "a"), stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+
+
 def scratch() -> Path:
     folder = Path(tempfile.mkdtemp(prefix="reader-faults-"))
     os.chmod(folder, 0o755)
