@@ -68,6 +68,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "reader.context_processors.csrf",
+                "reader.context_processors.unread",
             ],
         },
     },
@@ -203,3 +204,9 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD")
 # handed to a second worker too (harmless, tasks are idempotent, but wasted); shorter means faster recovery.
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("BROKER_VISIBILITY_TIMEOUT", "1800"))}
+
+# --- "Refresh now" (issue 19): per user, at most REFRESH_RATE_LIMIT presses in REFRESH_RATE_WINDOW seconds;
+# feeds fetched in the last REFRESH_MIN_AGE seconds are not fetched again.
+REFRESH_RATE_LIMIT = int(os.environ.get("REFRESH_RATE_LIMIT", "3"))
+REFRESH_RATE_WINDOW = int(os.environ.get("REFRESH_RATE_WINDOW", "300"))
+REFRESH_MIN_AGE = int(os.environ.get("REFRESH_MIN_AGE", "60"))

@@ -1,7 +1,11 @@
-"""A user's ranked feed, paged by keyset (score, id) so page 2,000 costs what page 1 does.
+"""A user's feed, paged by keyset so page 2,000 costs what page 1 does: best first, or newest first.
 
-A cursor is the (score, id) of the last entry shown; the next page starts strictly after it in the
-order of the entry_* indexes (user, [flag,] -score, -id). No OFFSET: deep pages never rescan the top.
+By score, a cursor is the (score, entry id) of the last entry shown and the next page starts strictly after it
+in the order of the entry_* indexes (user, [flag,] -score, -id). Newest first, it is the (published, story id)
+of the last story, in the order of the story indexes (published; feed, -published). No OFFSET: deep pages never
+rescan the top.
+
+A view can be narrowed to one of the user's feeds or folders (a `Scope`).
 
 The feed page is the page people load most, so a page is one hand-written query (entries, their stories and
 feeds, and the user's ratings, joined) read into plain rows: building it with the ORM and model instances
@@ -12,12 +16,12 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 from django.db import connection
 from django.utils.dateparse import parse_datetime
 
-from .models import Entry, Feed, Rating, Story
+from .models import Entry, Feed, Rating, Story, Subscription
 
 FILTERS = {
     "recommended": {"recommended": True},
@@ -26,25 +30,49 @@ FILTERS = {
     "saved": {"saved": True},
 }
 DEFAULT_FILTER = "recommended"
+SORTS = ("score", "newest")
+DEFAULT_SORT = "score"
 PAGE_SIZE = 40
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
 class BadCursor(ValueError):
     pass
 
 
-def encode_cursor(score: float, entry_id: int) -> str:
-    return f"{score!r}_{entry_id}"
+@dataclass(frozen=True)
+class Scope:
+    """Which of the user's stories a view lists, and in what order: a filter, a sort, one feed or one folder."""
+    filter: str = DEFAULT_FILTER
+    sort: str = DEFAULT_SORT
+    feed_id: int | None = None
+    folder: str | None = None
+
+    def __post_init__(self):
+        if self.filter not in FILTERS or self.sort not in SORTS:
+            raise KeyError(f"unknown filter or sort: {self.filter!r}, {self.sort!r}")
 
 
-def decode_cursor(cursor: str) -> tuple[float, int]:
+def encode_cursor(key, row_id: int) -> str:
+    """A score cursor is the score as written; a newest-first one counts microseconds since 1970."""
+    if isinstance(key, datetime):
+        key = (key - _EPOCH) // timedelta(microseconds=1)
+    return f"{key!r}_{row_id}"
+
+
+def decode_cursor(cursor: str, sort: str = DEFAULT_SORT) -> tuple[float | datetime, int]:
     try:
-        score, entry_id = cursor.split("_")
-        score, entry_id = float(score), int(entry_id)
-        if not (math.isfinite(score) and 0 < entry_id < 2 ** 63):  # beyond these the database errs, not the cursor
+        key, row_id = cursor.split("_")
+        row_id = int(row_id)
+        if not 0 < row_id < 2 ** 63:  # beyond this the database errs, not the cursor
             raise ValueError(cursor)
-        return score, entry_id
-    except ValueError:
+        if sort == "newest":
+            return _EPOCH + timedelta(microseconds=int(key)), row_id
+        key = float(key)
+        if not math.isfinite(key):
+            raise ValueError(cursor)
+        return key, row_id
+    except (ValueError, OverflowError):
         raise BadCursor(f"not a feed cursor: {cursor[:40]!r}") from None
 
 
@@ -73,6 +101,10 @@ class Item:
         """The score as the page prints it."""
         return round(self.score * 100)
 
+    def key(self, sort: str) -> tuple:
+        """Where the item sits in the given order: its cursor's two parts."""
+        return (self.published, self.story_id) if sort == "newest" else (self.score, self.entry_id)
+
     @classmethod
     def from_row(cls, row) -> Item:
         (entry_id, story_id, score, recommended, read, saved, reasons, rating, title, url, author, published,
@@ -95,22 +127,39 @@ JOIN {Story._meta.db_table} s ON s.id = e.story_id
 JOIN {Feed._meta.db_table} f ON f.id = s.feed_id
 LEFT JOIN {Rating._meta.db_table} r ON r.user_id = e.user_id AND r.story_id = e.story_id
 WHERE e.user_id = %s"""
+_ORDER_COLUMNS = {"score": ("e.score", "e.id"), "newest": ("s.published", "s.id")}
 
 
-def _items(user_id: int, filter_name: str, start: tuple[float, int] | None, limit: int,
-           ahead: bool = False) -> list[Item]:
-    """Up to `limit` items after `start` in feed order, or with `ahead` the ones before it, nearest first."""
-    sql, params = [_SELECT], [user_id]
-    for column, value in FILTERS[filter_name].items():
+def scope_sql(user_id: int, scope: Scope) -> tuple[list[str], list]:
+    """The WHERE conditions (after the user's) that narrow entries `e` of stories `s` to the scope."""
+    sql, params = [], []
+    for column, value in FILTERS[scope.filter].items():
         sql.append(f"AND e.{column} = %s")
         params.append(value)
+    if scope.feed_id is not None:
+        sql.append("AND s.feed_id = %s")
+        params.append(scope.feed_id)
+    if scope.folder is not None:
+        sql.append(f"AND s.feed_id IN (SELECT feed_id FROM {Subscription._meta.db_table} "
+                   "WHERE user_id = %s AND folder = %s)")
+        params += [user_id, scope.folder]
+    return sql, params
+
+
+def _items(user_id: int, scope: Scope, start: tuple | None, limit: int, ahead: bool = False) -> list[Item]:
+    """Up to `limit` items after `start` in the scope's order, or with `ahead` the ones before it, nearest first."""
+    conditions, scope_params = scope_sql(user_id, scope)
+    sql, params = [_SELECT, *conditions], [user_id, *scope_params]
+    key, tie = _ORDER_COLUMNS[scope.sort]
     if start is not None:
-        # The redundant bound on score gives the database an index range to start from; the OR only breaks ties.
+        # The redundant bound on the key gives the database an index range to start from; the OR only breaks ties.
         sign, bound = (">", ">=") if ahead else ("<", "<=")
-        sql.append(f"AND (e.score {sign} %s OR (e.score = %s AND e.id {sign} %s)) AND e.score {bound} %s")
-        score, entry_id = start
-        params += [score, score, entry_id, score]
-    sql.append("ORDER BY e.score ASC, e.id ASC" if ahead else "ORDER BY e.score DESC, e.id DESC")
+        sql.append(f"AND ({key} {sign} %s OR ({key} = %s AND {tie} {sign} %s)) AND {key} {bound} %s")
+        value, row_id = start
+        if isinstance(value, datetime):  # as the column stores it (text on SQLite)
+            value = connection.ops.adapt_datetimefield_value(value)
+        params += [value, value, row_id, value]
+    sql.append(f"ORDER BY {key} ASC, {tie} ASC" if ahead else f"ORDER BY {key} DESC, {tie} DESC")
     sql.append("LIMIT %s")
     params.append(limit)
     with connection.cursor() as cursor:
@@ -124,18 +173,22 @@ class Page:
     next_cursor: str | None
 
 
-def page(user, filter_name: str = DEFAULT_FILTER, cursor: str | None = None, size: int | None = None) -> Page:
-    """One page of the user's (a User or its id) feed, best first; KeyError for an unknown filter."""
+def page(user, filter_name: str = DEFAULT_FILTER, cursor: str | None = None, size: int | None = None,
+         scope: Scope | None = None) -> Page:
+    """One page of the user's (a User or its id) feed: in the scope if given, else by score in the filter.
+
+    KeyError for an unknown filter."""
+    scope = scope or Scope(filter_name)
     size = size or PAGE_SIZE
     user_id = user if isinstance(user, int) else user.pk
-    rows = _items(user_id, filter_name, decode_cursor(cursor) if cursor else None, size + 1)
+    rows = _items(user_id, scope, decode_cursor(cursor, scope.sort) if cursor else None, size + 1)
     shown = rows[:size]
-    return Page(shown, encode_cursor(shown[-1].score, shown[-1].entry_id) if len(rows) > size else None)
+    return Page(shown, encode_cursor(*shown[-1].key(scope.sort)) if len(rows) > size else None)
 
 
-def neighbours(entry: Entry, filter_name: str) -> tuple[Item | None, Item | None]:
-    """The items shown just before and just after this entry in the given filter."""
-    start = (entry.score, entry.id)
-    previous = _items(entry.user_id, filter_name, start, 1, ahead=True)
-    following = _items(entry.user_id, filter_name, start, 1)
+def neighbours(entry: Entry, scope: Scope) -> tuple[Item | None, Item | None]:
+    """The items shown just before and just after this entry in the given view."""
+    start = (entry.story.published, entry.story_id) if scope.sort == "newest" else (entry.score, entry.id)
+    previous = _items(entry.user_id, scope, start, 1, ahead=True)
+    following = _items(entry.user_id, scope, start, 1)
     return (previous[0] if previous else None, following[0] if following else None)

@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path, register_converter
 from django.urls.converters import IntConverter
 
-from . import api, views
+from . import api, api_reading, views, views_reading, views_refresh
 
 
 
@@ -16,8 +16,11 @@ class IdConverter(IntConverter):
 register_converter(IdConverter, "id")
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("stories/<id:story_id>/", views.story, name="story"),
+    path("", views_reading.home, name="home"),
+    path("read-all", views_reading.mark_all_read, name="mark_all_read"),
+    path("refresh", views_refresh.refresh, name="refresh"),
+    path("stories/<id:story_id>/", views_reading.story, name="story"),
+    path("stories/<id:story_id>/read", views_reading.mark_read, name="mark_read"),
     path("stories/<id:story_id>/rate", views.rate, name="rate"),
     path("stories/<id:story_id>/save", views.save, name="save"),
     path("subscriptions/", views.subscriptions, name="subscriptions"),
@@ -32,6 +35,7 @@ urlpatterns = [
     path("extract/", views.extract_page, name="extract"),
     path("api/extract", api.extract, name="api_extract"),
     path("api/stories", api.stories, name="api_stories"),
+    path("api/stories/read", api_reading.read_many, name="api_read_many"),
     path("api/stories/<id:story_id>/rating", api.rating, name="api_rating"),
     path("api/stories/<id:story_id>/read", api.read, name="api_read"),
     path("api/stories/<id:story_id>/save", api.save, name="api_save"),
