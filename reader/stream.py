@@ -5,7 +5,7 @@ in the order of the entry_* indexes (user, [flag,] -score, -id). Newest first, i
 of the last story, in the order of the story indexes (published; feed, -published). No OFFSET: deep pages never
 rescan the top.
 
-A view can be narrowed to one of the user's feeds or folders (a `Scope`).
+A view can be narrowed to one of the user's feeds or folders, and to the stories holding some words (a `Scope`).
 
 The feed page is the page people load most, so a page is one hand-written query (entries, their stories and
 feeds, and the user's ratings, joined) read into plain rows: building it with the ORM and model instances
@@ -21,6 +21,7 @@ from datetime import datetime, timedelta, timezone
 from django.db import connection
 from django.utils.dateparse import parse_datetime
 
+from . import search
 from .models import Entry, Feed, Rating, Story, Subscription
 
 FILTERS = {
@@ -47,6 +48,7 @@ class Scope:
     sort: str = DEFAULT_SORT
     feed_id: int | None = None
     folder: str | None = None
+    search: tuple[str, ...] = ()  # words every story shown must contain (search.terms)
 
     def __post_init__(self):
         if self.filter not in FILTERS or self.sort not in SORTS:
@@ -143,6 +145,10 @@ def scope_sql(user_id: int, scope: Scope) -> tuple[list[str], list]:
         sql.append(f"AND s.feed_id IN (SELECT feed_id FROM {Subscription._meta.db_table} "
                    "WHERE user_id = %s AND folder = %s)")
         params += [user_id, scope.folder]
+    if scope.search:
+        condition, words = search.condition(list(scope.search))
+        sql.append(condition)
+        params += words
     return sql, params
 
 

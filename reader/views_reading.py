@@ -11,7 +11,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from . import reading, stream
+from . import reading, search, stream
 from .models import Entry, Rating
 from .views import article_html, safe_next, web_url
 
@@ -28,18 +28,22 @@ def scope_from(data) -> stream.Scope:
         raise Http404("No such feed")
     return stream.Scope(filter=filter_name if filter_name in stream.FILTERS else stream.DEFAULT_FILTER,
                         sort=sort if sort in stream.SORTS else stream.DEFAULT_SORT,
-                        feed_id=int(feed) if feed else None, folder=data.get("folder"))
+                        feed_id=int(feed) if feed else None, folder=data.get("folder"),
+                        search=tuple(search.terms(data.get("q", ""))))
 
 
 def query(scope: stream.Scope, **changes) -> str:
     """The query string of the view, with some of its parts changed: links keep the reader where they were."""
-    parts = {"filter": scope.filter, "sort": scope.sort, "feed": scope.feed_id, "folder": scope.folder, **changes}
+    parts = {"filter": scope.filter, "sort": scope.sort, "feed": scope.feed_id, "folder": scope.folder,
+             "q": " ".join(scope.search) or None, **changes}
     if parts["sort"] == stream.DEFAULT_SORT:
         del parts["sort"]
     return "?" + urlencode({k: v for k, v in parts.items() if v is not None})
 
 
 def heading(request, scope: stream.Scope) -> str:
+    if scope.search:
+        return f"Search: {' '.join(scope.search)}"
     if scope.feed_id is not None:
         subscription = request.user.subscriptions.select_related("feed").filter(feed_id=scope.feed_id).first()
         if subscription is None:

@@ -169,3 +169,31 @@ def test_refresh_now_queues_stale_feeds_after_commit_and_is_rate_limited(
         refused = client_ann.post("/refresh", follow=True)
     assert "try again in" in refused.content.decode()
     assert (len(second), len(third)) == (1, 0)  # the third press within the window queues nothing
+
+
+def test_search_finds_words_in_titles_and_full_text_of_own_stories_only(ann, client_ann):
+    harbour, alps = two_feeds(ann)
+    Story.objects.filter(title="Harbour 1").update(extracted_text="The ferry to Ærø leaves at dawn",
+                                                   extraction_status="done")
+    Story.objects.filter(title="Alps 1").update(summary_html="<p>A ferry on the lake</p>")
+    bob = make_user("bob")
+    theirs = make_feed(bob, url="https://bob.example/feed")
+    Entry.objects.create(user=bob, story=make_story(theirs, 1, title="Ferry for bob"))
+
+    def found(query):
+        return titles(client_ann.get("/", {"q": query, "filter": "all"}).content.decode())
+
+    assert found("ferry") == ["Harbour 1", "Alps 1"]  # by score, as the view is
+    assert found("FERRY dawn") == ["Harbour 1"]  # every word, any case
+    assert found("ærø") == ["Harbour 1"]
+    assert found("fer") == ["Harbour 1", "Alps 1"]  # the last word as a prefix
+    assert found("alps") == ["Alps 0", "Alps 1"]
+    assert found("nothing-like-this") == []
+    for hostile in ('"', "ferry OR NOT", "*", "NEAR(a b)", "a:b", "x" * 5000, "_ _", "ferry)"):
+        assert client_ann.get("/", {"q": hostile, "filter": "all"}).status_code == 200, hostile
+    assert client_ann.get("/?filter=all&q=%ED%A0%80").status_code == 200  # a lone surrogate, as UTF-8 bytes
+    newest = titles(client_ann.get("/", {"q": "ferry", "filter": "all", "sort": "newest"}).content.decode())
+    assert newest == ["Alps 1", "Harbour 1"]
+    assert found("ferry desk") == []  # a word of the feed's name is not in the story
+    Story.objects.filter(title="Harbour 1").update(title="Renamed")  # the index follows edits
+    assert found("renamed") == ["Renamed"] and found("harbour") == ["Harbour 0", "Harbour 2"]
