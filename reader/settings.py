@@ -161,6 +161,8 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # Django's own console handler (DEBUG only) printed every warning a second time beside the root's.
+    "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
 }
 
 # --- Ingestion (issue 5): fetch limits, scheduling bounds, per-host politeness.

@@ -1,7 +1,9 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.templatetags.static import static
 from django.urls import include, path, register_converter
 from django.urls.converters import IntConverter
+from django.views.generic import RedirectView
 
 from . import api, api_reading, views, views_reading, views_refresh
 
@@ -14,6 +16,15 @@ class IdConverter(IntConverter):
 
 
 register_converter(IdConverter, "id")
+
+
+class Favicon(RedirectView):
+    """/favicon.ico, which browsers ask for on pages that name no icon (the admin's): our icon, not a 404."""
+
+    permanent = True
+
+    def get_redirect_url(self, *args, **kwargs):
+        return static("reader/favicon.svg")  # at request time: the static manifest may not exist at import
 
 urlpatterns = [
     path("", views_reading.home, name="home"),
@@ -47,4 +58,5 @@ urlpatterns = [
         template_name="registration/password_change_done.html"), name="password_change_done"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
+    path("favicon.ico", Favicon.as_view()),
 ]
