@@ -28,3 +28,11 @@ def unread(request) -> dict:
     if user is None or not user.is_authenticated:
         return {"unread_count": 0}
     return {"unread_count": SimpleLazyObject(lambda: unread_total(user))}
+
+
+def names(request) -> dict:
+    """`names.show(kind, value)`: a taste feature or rule as the user's stories write it (reader/as_written)."""
+    from .as_written import Names
+
+    user = getattr(request, "user", None)
+    return {"names": SimpleLazyObject(lambda: Names(user))}

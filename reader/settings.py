@@ -69,6 +69,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "reader.context_processors.csrf",
                 "reader.context_processors.unread",
+                "reader.context_processors.names",
             ],
         },
     },

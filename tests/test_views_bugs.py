@@ -56,3 +56,35 @@ def test_admin_shows_the_fetch_interval_readably_and_names_the_default_method(ad
     default = admin_client.get("/admin/reader/feed/?method=default").content.decode()
     assert "a.example" in default and "b.example" not in default
     assert [duration(s) for s in (0, 59, 3600, 90061)] == ["0 s", "59 s", "1 h", "1 d 1 h"]
+
+
+def test_names_in_reasons_and_rules_are_shown_as_the_feed_wrote_them():
+    """Bug 5: the recommender keeps names lower-cased; the pages show them as the stories write them."""
+    from reader.as_written import Names
+    from reader.models import Entry, Rule, Story
+    from ui_factories import make_feed, make_story, make_user
+
+    ann = make_user("ann")
+    feed = make_feed(ann, title="Nordic Wire")
+    story = make_story(feed, 0, title="Ferry strike ends in Helsinki", author="Henrik Aaltonen",
+                       tags=["Baltic Sea"])
+    Entry.objects.create(user=ann, story=story, reasons=[
+        "by “henrik aaltonen”, whose stories you liked", "you liked stories about “helsinki”",
+        "from “nordic wire”, which you usually rate good", "you liked stories about “strike”"])
+    make_story(feed, 1, title="Helsinki votes", author="HENRIK AALTONEN")
+    make_story(feed, 2, title="Talks in helsinki")
+    client = Client()
+    client.force_login(ann)
+    html = client.get("/?filter=all").content.decode()
+    assert "by “Henrik Aaltonen”" in html and "about “Helsinki”" in html
+    assert "from “Nordic Wire”" in html and "aaltonen”" not in html
+    reading = client.get(f"/stories/{story.id}/").content.decode()
+    assert "by “Henrik Aaltonen”" in reading and "about “strike”" in reading
+    for n in (1, 2):
+        Entry.objects.create(user=ann, story=Story.objects.get(guid=f"g{n}"))
+    names = Names(ann)
+    assert names.show("word", "helsinki") == "Helsinki"  # the commonest form in the titles
+    assert names.show("tag", "baltic sea") == "Baltic Sea"
+    assert names.show("word", "nowhere") == "nowhere"
+    Rule.objects.create(user=ann, kind="author", value="henrik aaltonen", action="show")
+    assert "with author “Henrik Aaltonen”" in client.get("/taste/").content.decode()
