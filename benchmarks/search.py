@@ -59,11 +59,11 @@ def fill(n: int, words: int, seed: int) -> User:
     return user
 
 
-def matches(query: str) -> int:
-    scope = stream.Scope("all", search=tuple(search.terms(query)))
-    conditions, params = stream.scope_sql(0, scope)
+def matches(user, query: str) -> int:
+    conditions, params = stream.scope_sql(user.pk, stream.Scope("all", search=tuple(search.terms(query))))
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT COUNT(*) FROM {Story._meta.db_table} s WHERE 1 = 1 {' '.join(conditions)}", params)
+        cursor.execute(f"SELECT COUNT(*) FROM {Entry._meta.db_table} e JOIN {Story._meta.db_table} s "
+                       f"ON s.id = e.story_id WHERE e.user_id = %s {' '.join(conditions)}", [user.pk, *params])
         return cursor.fetchone()[0]
 
 
@@ -102,7 +102,7 @@ def main() -> None:
             words = tuple(search.terms(query))
             ms = [timed(lambda: stream.page(user, scope=stream.Scope(f, sort, search=words)))
                   for f, sort in (("all", "score"), ("all", "newest"), ("unread", "score"))]
-            print(f"{label:<18} {query:<12} {matches(query):>8} {ms[0]:>9.1f} {ms[1]:>8.1f} {ms[2]:>8.1f}")
+            print(f"{label:<18} {query:<12} {matches(user, query):>8} {ms[0]:>9.1f} {ms[1]:>8.1f} {ms[2]:>8.1f}")
     finally:
         creation.destroy_test_db(connection.settings_dict["NAME"], verbosity=0)
 

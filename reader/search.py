@@ -12,7 +12,9 @@ from django.db import connection
 
 MAX_TERMS = 8
 MAX_TERM_LENGTH = 64
-DENSE = 2000  # matches from which the feed's order, not the match list, drives the query (SQLite)
+# SQLite plans (_sqlite_plan): below FEW matches start from them; from COMMON, if they are COMMON_SHARE of all
+# stories or more, check row by row. Measured with benchmarks/search.py at 100,000 stories.
+FEW, COMMON, COMMON_SHARE = 300, 20_000, 0.1
 _WORD = re.compile(r"[^\W_]+")  # letters and digits: an underscore is a separator to both engines
 
 
@@ -26,15 +28,30 @@ def condition(words: list[str]) -> tuple[str, list]:
     if connection.vendor == "postgresql":
         return "AND s.search @@ to_tsquery('simple', %s)", [" & ".join(words)]
     query = " ".join(f'"{w}"' for w in words)
-    # Few matches: start from them. Many: walk the feed in its own order and keep the matches, so the first
-    # page is found after a few dozen rows; starting from 100,000 matches meant joining and sorting them all.
-    # (SQLite's planner cannot tell the two apart; the unary + keeps it from starting at the matches.)
-    column = "+s.id" if _dense(query) else "s.id"
-    return f"AND {column} IN (SELECT rowid FROM reader_story_fts WHERE reader_story_fts MATCH %s)", [query]
+    matches = f"SELECT rowid FROM reader_story_fts WHERE reader_story_fts MATCH %s"
+    plan = _sqlite_plan(query)
+    if plan == "start from the matches":
+        return f"AND s.id IN ({matches})", [query]
+    if plan == "walk, checking a list":  # the unary + keeps SQLite from starting at the matches
+        return f"AND +e.story_id IN ({matches})", [query]
+    return f"AND EXISTS ({matches} AND rowid = e.story_id)", [query]
 
 
-def _dense(query: str) -> bool:
+def _sqlite_plan(query: str) -> str:
+    """How to find the first page of matches on SQLite, whose planner cannot tell a rare word from a common one.
+
+    Few matches: start from them and sort them (each costs a join). More: walk the feed in its own order and
+    keep the rows in the list of matches (the list costs about 0.5 us a match to build). Most stories: walk
+    and ask the index about each row (about 75 us a row, but a page is found within a few dozen rows).
+    """
     with connection.cursor() as cursor:
-        cursor.execute("SELECT COUNT(*) FROM (SELECT rowid FROM reader_story_fts WHERE reader_story_fts MATCH %s "
-                       "LIMIT %s)", [query, DENSE])
-        return cursor.fetchone()[0] >= DENSE
+        cursor.execute(f"SELECT COUNT(*) FROM (SELECT rowid FROM reader_story_fts WHERE reader_story_fts MATCH %s "
+                       f"LIMIT {COMMON})", [query])
+        count = cursor.fetchone()[0]
+        if count < FEW:
+            return "start from the matches"
+        if count < COMMON:
+            return "walk, checking a list"
+        cursor.execute("SELECT MAX(rowid) FROM reader_story_fts")
+        stories = cursor.fetchone()[0] or 1
+    return "walk, asking the index" if count / stories >= COMMON_SHARE else "walk, checking a list"
