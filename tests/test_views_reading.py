@@ -197,3 +197,28 @@ def test_search_finds_words_in_titles_and_full_text_of_own_stories_only(ann, cli
     assert found("ferry desk") == []  # a word of the feed's name is not in the story
     Story.objects.filter(title="Harbour 1").update(title="Renamed")  # the index follows edits
     assert found("renamed") == ["Renamed"] and found("harbour") == ["Harbour 0", "Harbour 2"]
+
+
+@pytest.mark.parametrize("few, common, share", [(300, 20_000, 0.1), (0, 20_000, 0.1), (0, 1, 0.0), (0, 1, 2.0)],
+                         ids=["from the matches", "walk a list", "ask row by row", "walk a list (rare share)"])
+def test_every_search_plan_finds_the_same_stories_in_the_same_order(ann, client_ann, monkeypatch, few, common,
+                                                                     share):
+    from reader import search
+    monkeypatch.setattr(search, "FEW", few)
+    monkeypatch.setattr(search, "COMMON", common)
+    monkeypatch.setattr(search, "COMMON_SHARE", share)
+    monkeypatch.setattr(stream, "PAGE_SIZE", 2)
+    feed = make_feed(ann)
+    for n in range(7):
+        text = "ferry news" if n % 2 else "other news"
+        Entry.objects.create(user=ann, story=make_story(feed, n, summary_html=f"<p>{text}</p>"), score=n / 10,
+                             read=n == 3)
+    for sort, expected in (("score", ["Story 5", "Story 3", "Story 1"]), ("newest", ["Story 1", "Story 3", "Story 5"])):
+        seen, url = [], f"/?filter=all&q=ferry&sort={sort}"
+        while url:
+            html = client_ann.get(url).content.decode()
+            seen += titles(html)
+            more = re.search(r'data-more href="([^"]+)"', html)
+            url = "/" + more.group(1).replace("&amp;", "&") + "&partial=1" if more else None
+        assert seen == expected, sort
+    assert titles(client_ann.get("/?filter=unread&q=ferry").content.decode()) == ["Story 5", "Story 1"]
