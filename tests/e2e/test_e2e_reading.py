@@ -139,3 +139,41 @@ def test_mark_all_refresh_scroll_and_keys(reader):
         expect(help_box).to_contain_text(text)
     page.keyboard.press("Escape")
     assert page.js_errors == []
+
+
+def test_search_with_the_slash_key(reader):
+    page = reader
+    Story = Entry._meta.get_field("story").related_model
+    Story.objects.filter(title="Harbour 4").update(extracted_text="The night ferry to Tallinn is back")
+    page.goto("/")
+    ready(page)
+    page.keyboard.press("/")
+    expect(page.get_by_label("Search your stories")).to_be_focused()
+    page.keyboard.type("tallinn ferry")
+    page.keyboard.press("Enter")
+    ready(page)
+    expect(page.get_by_role("heading", level=1)).to_have_text("Search: tallinn ferry")
+    assert titles(page) == ["Harbour 4"]
+    no_sideways_scroll(page)
+    assert page.js_errors == []
+
+
+def test_extract_page_and_admin_on_a_phone(page, web):
+    """Bugs 1 and 2: the embed snippet does not widen /extract/ on a 390 px phone; the admin asks for no
+    missing /favicon.ico."""
+    page.set_viewport_size(VIEWPORTS["phone"])
+    page.goto("/extract/")
+    ready(page)
+    no_sideways_scroll(page)
+    from django.contrib.auth.models import User
+    User.objects.create_superuser("root", password="a-long-passphrase-1")
+    missing = []
+    page.on("response", lambda r: missing.append(r.url) if r.status >= 400 else None)
+    page.goto("/admin/login/")
+    page.get_by_label("Username").fill("root")
+    page.get_by_label("Password").fill("a-long-passphrase-1")
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url("**/admin/")
+    page.wait_for_load_state("networkidle")
+    assert missing == []
+    assert page.evaluate("fetch('/favicon.ico').then((r) => r.ok && r.headers.get('content-type'))") == "image/svg+xml"
