@@ -113,10 +113,15 @@ def stories(request):
     filter_name = request.GET.get("filter", stream.DEFAULT_FILTER)
     if filter_name not in stream.FILTERS:
         return error("bad_filter", f"filter must be one of {', '.join(stream.FILTERS)}", 400)
+    if request.GET.get("sort", stream.DEFAULT_SORT) not in stream.SORTS:
+        return error("bad_sort", f"sort must be one of {', '.join(stream.SORTS)}", 400)
     try:
-        page = stream.page(request.user, filter_name, request.GET.get("cursor"))
+        scope = stream.scope_from(request.GET)
+        page = stream.page(request.user, cursor=request.GET.get("cursor"), scope=scope)
     except stream.BadCursor as exc:
         return error("bad_cursor", str(exc), 400)
+    except ValueError as exc:
+        return error("bad_feed", str(exc), 400)
     return JsonResponse({"stories": [entry_json(e) for e in page.entries], "next_cursor": page.next_cursor})
 
 

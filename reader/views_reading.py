@@ -11,7 +11,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from . import reading, search, stream
+from . import reading, stream
 from .models import Entry, Rating
 from .views import article_html, safe_next, web_url
 
@@ -20,16 +20,10 @@ SORT_LABELS = {"score": "By score", "newest": "Newest first"}
 
 
 def scope_from(data) -> stream.Scope:
-    """The view asked for in a query string or form; unknown filters and sorts fall back to the defaults."""
-    filter_name = data.get("filter", stream.DEFAULT_FILTER)
-    sort = data.get("sort", stream.DEFAULT_SORT)
-    feed = data.get("feed", "")
-    if feed and not (feed.isascii() and feed.isdigit() and len(feed) <= 18):
-        raise Http404("No such feed")
-    return stream.Scope(filter=filter_name if filter_name in stream.FILTERS else stream.DEFAULT_FILTER,
-                        sort=sort if sort in stream.SORTS else stream.DEFAULT_SORT,
-                        feed_id=int(feed) if feed else None, folder=data.get("folder"),
-                        search=tuple(search.terms(data.get("q", ""))))
+    try:
+        return stream.scope_from(data)
+    except ValueError:
+        raise Http404("No such feed") from None
 
 
 def query(scope: stream.Scope, **changes) -> str:

@@ -222,3 +222,16 @@ def test_every_search_plan_finds_the_same_stories_in_the_same_order(ann, client_
             url = "/" + more.group(1).replace("&amp;", "&") + "&partial=1" if more else None
         assert seen == expected, sort
     assert titles(client_ann.get("/?filter=unread&q=ferry").content.decode()) == ["Story 5", "Story 1"]
+
+
+def test_api_lists_a_feed_folder_search_newest_first(ann, client_ann):
+    harbour, alps = two_feeds(ann)
+
+    def listed(**params):
+        answer = client_ann.get("/api/stories", {"filter": "all", **params})
+        return answer.status_code, [s["title"] for s in answer.json().get("stories", [])]
+
+    assert listed(feed=alps.id) == (200, ["Alps 0", "Alps 1"])
+    assert listed(folder="Local", sort="newest") == (200, ["Harbour 0", "Harbour 1", "Harbour 2"])
+    assert listed(q="alps") == (200, ["Alps 0", "Alps 1"])
+    assert listed(sort="sideways")[0] == 400 and listed(feed="1e3")[0] == 400
