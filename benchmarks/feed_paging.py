@@ -3,8 +3,8 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test SECRET_KEY=x python benchmarks/feed_paging.py
 
 Builds a throw-away database (bench_feed_paging_<pid>, or a file in VAR_DIR on SQLite), fills one reader's feed with N stories
-(scores drawn at random, many ties), then times fetching one page of 40 at several depths, both ways, for
-each filter (the rows only, with their stories and feeds, as the page shows them). The competitor is what Django's Paginator does (LIMIT/OFFSET): each deeper page rescans all
+(scores and publication minutes drawn at random, many ties), then times fetching one page of 40 at several depths, both ways, for
+each filter and both orders (by score, newest first) (the rows only, with their stories and feeds, as the page shows them). The competitor is what Django's Paginator does (LIMIT/OFFSET): each deeper page rescans all
 the rows above it. The database is dropped at the end.
 """
 from __future__ import annotations
@@ -15,6 +15,7 @@ import random
 import statistics
 import sys
 import time
+from datetime import timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -40,7 +41,8 @@ def fill(n: int, seed: int) -> User:
     now = timezone.now()
     for start in range(0, n, 5000):
         Story.objects.bulk_create([Story(feed=feed, guid=str(i), title=f"Story {i}", url=f"https://bench.example/{i}",
-                                         summary_html="<p>teaser</p>", published=now) for i in range(start, min(n, start + 5000))])
+                                         summary_html="<p>teaser</p>", published=now - timedelta(minutes=rng.randrange(n)))
+                                         for i in range(start, min(n, start + 5000))])
     ids = list(Story.objects.values_list("id", flat=True))
     for start in range(0, n, 5000):
         # Scores rounded to 3 places: plenty of ties, as with a fresh model.
@@ -53,23 +55,27 @@ def fill(n: int, seed: int) -> User:
     return user
 
 
-def entries(user, filter_name: str):
+ORDERS = {"score": (("-score", "-id"), ("score", "id")),
+          "newest": (("-story__published", "-story_id"), ("story__published", "story_id"))}
+
+
+def entries(user, filter_name: str, sort: str = "score"):
     """The competitor's queryset: the same rows in the same order, for Django's LIMIT/OFFSET paging."""
-    return Entry.objects.filter(user=user, **stream.FILTERS[filter_name]).order_by("-score", "-id")
+    return Entry.objects.filter(user=user, **stream.FILTERS[filter_name]).order_by(*ORDERS[sort][0])
 
 
-def keyset_page(user, filter_name: str, depth: int) -> float:
+def keyset_page(user, filter_name: str, depth: int, sort: str = "score") -> float:
     """Time to fetch page `depth` from the cursor a client holds for it (the same rows as OFFSET)."""
     cursor = None
     if depth:
-        score, entry_id = entries(user, filter_name).values_list("score", "id")[depth * stream.PAGE_SIZE - 1]
-        cursor = stream.encode_cursor(score, entry_id)
-    return timed(lambda: stream.page(user, filter_name, cursor))
+        key = entries(user, filter_name, sort).values_list(*ORDERS[sort][1])[depth * stream.PAGE_SIZE - 1]
+        cursor = stream.encode_cursor(*key)
+    return timed(lambda: stream.page(user, cursor=cursor, scope=stream.Scope(filter_name, sort)))
 
 
-def offset_page(user, filter_name: str, depth: int) -> float:
+def offset_page(user, filter_name: str, depth: int, sort: str = "score") -> float:
     start = depth * stream.PAGE_SIZE
-    rows = entries(user, filter_name).select_related("story__feed")[start:start + stream.PAGE_SIZE]
+    rows = entries(user, filter_name, sort).select_related("story__feed")[start:start + stream.PAGE_SIZE]
     return timed(lambda: list(rows.all()))
 
 
@@ -98,13 +104,16 @@ def main() -> None:
         user = fill(args.stories, args.seed)
         print(f"{connection.vendor}: {args.stories} stories in one reader's feed, filled in "
               f"{time.perf_counter() - started:.1f} s; page size {stream.PAGE_SIZE}; median of 5, ms\n")
-        print(f"{'filter':<12} {'page':>6} {'keyset ms':>10} {'OFFSET ms':>10} {'OFFSET/keyset':>14}")
-        for filter_name in stream.FILTERS:
-            total = entries(user, filter_name).count()
-            last = max(0, total // stream.PAGE_SIZE - 1)
-            for depth in sorted(d for d in {0, 10, 100, last // 2, last} if d <= last):
-                keyset, offset = keyset_page(user, filter_name, depth), offset_page(user, filter_name, depth)
-                print(f"{filter_name:<12} {depth + 1:>6} {keyset:>10.2f} {offset:>10.2f} {offset / keyset:>13.1f}x")
+        print(f"{'filter':<12} {'sort':<7} {'page':>6} {'keyset ms':>10} {'OFFSET ms':>10} {'OFFSET/keyset':>14}")
+        for sort in stream.SORTS:
+            for filter_name in stream.FILTERS:
+                total = entries(user, filter_name).count()
+                last = max(0, total // stream.PAGE_SIZE - 1)
+                for depth in sorted(d for d in {0, 10, 100, last // 2, last} if d <= last):
+                    keyset = keyset_page(user, filter_name, depth, sort)
+                    offset = offset_page(user, filter_name, depth, sort)
+                    print(f"{filter_name:<12} {sort:<7} {depth + 1:>6} {keyset:>10.2f} {offset:>10.2f} "
+                          f"{offset / keyset:>13.1f}x")
     finally:
         creation.destroy_test_db(connection.settings_dict["NAME"], verbosity=0)
 
