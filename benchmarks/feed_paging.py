@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import statistics
 import sys
 import time
 from datetime import timedelta
@@ -25,10 +24,11 @@ import django  # noqa: E402
 
 django.setup()
 
-from django.conf import settings  # noqa: E402
 from django.contrib.auth.models import User  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.utils import timezone  # noqa: E402
+
+from throwaway_db import throwaway_database, timed  # noqa: E402
 
 from reader import stream  # noqa: E402
 from reader.models import Entry, Feed, Story  # noqa: E402
@@ -79,13 +79,6 @@ def offset_page(user, filter_name: str, depth: int, sort: str = "score") -> floa
     return timed(lambda: list(rows.all()))
 
 
-def timed(fetch, repeat: int = 5) -> float:
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        fetch()
-        times.append((time.perf_counter() - started) * 1000)
-    return statistics.median(times)
 
 
 def main() -> None:
@@ -93,13 +86,7 @@ def main() -> None:
     parser.add_argument("--stories", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    # A database of its own, never the one the tests or the site use.
-    sqlite = connection.vendor == "sqlite"
-    connection.settings_dict["TEST"]["NAME"] = (str(settings.VAR_DIR / f"bench-feed-paging-{os.getpid()}.sqlite3")
-                                                if sqlite else f"bench_feed_paging_{os.getpid()}")
-    creation = connection.creation
-    creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
-    try:
+    with throwaway_database("feed_paging"):
         started = time.perf_counter()
         user = fill(args.stories, args.seed)
         print(f"{connection.vendor}: {args.stories} stories in one reader's feed, filled in "
@@ -114,8 +101,6 @@ def main() -> None:
                     offset = offset_page(user, filter_name, depth, sort)
                     print(f"{filter_name:<12} {sort:<7} {depth + 1:>6} {keyset:>10.2f} {offset:>10.2f} "
                           f"{offset / keyset:>13.1f}x")
-    finally:
-        creation.destroy_test_db(connection.settings_dict["NAME"], verbosity=0)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -25,10 +24,11 @@ import django  # noqa: E402
 
 django.setup()
 
-from django.conf import settings  # noqa: E402
 from django.contrib.auth.models import User  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.utils import timezone  # noqa: E402
+
+from throwaway_db import throwaway_database, timed  # noqa: E402
 
 from reader import search, stream  # noqa: E402
 from reader.models import Entry, Feed, Story  # noqa: E402
@@ -67,13 +67,6 @@ def matches(user, query: str) -> int:
         return cursor.fetchone()[0]
 
 
-def timed(fetch, repeat: int = 5) -> float:
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        fetch()
-        times.append((time.perf_counter() - started) * 1000)
-    return statistics.median(times)
 
 
 QUERIES = [("rare word", "w19990"), ("middling word", "w300"), ("common word", "w3"), ("most common word", "w0"),
@@ -86,15 +79,11 @@ def main() -> None:
     parser.add_argument("--words", type=int, default=150, help="words per story")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    sqlite = connection.vendor == "sqlite"
-    connection.settings_dict["TEST"]["NAME"] = (str(settings.VAR_DIR / f"bench-search-{os.getpid()}.sqlite3")
-                                                if sqlite else f"bench_search_{os.getpid()}")
-    creation = connection.creation
-    creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
-    try:
+    with throwaway_database("search"):
         started = time.perf_counter()
         user = fill(args.stories, args.words, args.seed)
-        print(f"{connection.vendor} ({'FTS5' if sqlite else 'tsvector + GIN'}): {args.stories} stories of "
+        index = "tsvector + GIN" if connection.vendor == "postgresql" else "FTS5"
+        print(f"{connection.vendor} ({index}): {args.stories} stories of "
               f"{args.words} words in one reader's feed, filled in {time.perf_counter() - started:.1f} s; "
               f"first page of {stream.PAGE_SIZE}; median of 5, ms\n")
         print(f"{'query':<18} {'words':<12} {'stories':>8} {'by score':>9} {'newest':>8} {'unread':>8}")
@@ -103,8 +92,6 @@ def main() -> None:
             ms = [timed(lambda: stream.page(user, scope=stream.Scope(f, sort, search=words)))
                   for f, sort in (("all", "score"), ("all", "newest"), ("unread", "score"))]
             print(f"{label:<18} {query:<12} {matches(user, query):>8} {ms[0]:>9.1f} {ms[1]:>8.1f} {ms[2]:>8.1f}")
-    finally:
-        creation.destroy_test_db(connection.settings_dict["NAME"], verbosity=0)
 
 
 if __name__ == "__main__":
