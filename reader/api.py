@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 import extraction
 
-from . import extract_demo, ranking, ratelimit, stream
+from . import extract_demo, ranking, ratelimit, reading, stream
 from .api_errors import ApiError
 from .models import Entry, Feed, Rating, Story
 
@@ -156,9 +156,9 @@ def rating(request, entry, data):
 
 @own_entry
 def read(request, entry, data):
-    entry.read = flag(data, "read")
-    entry.save(update_fields=["read"])
-    return JsonResponse({"id": entry.story_id, "read": entry.read})
+    wanted = flag(data, "read")
+    reading.set_read(request.user, [entry.story_id], wanted)  # also refreshes the unread counts
+    return JsonResponse({"id": entry.story_id, "read": wanted})
 
 
 @own_entry

@@ -1,8 +1,14 @@
-"""What a user has read: unread counts per feed and folder, marking stories read or unread, one or a whole view."""
+"""What a user has read: unread counts per feed and folder, marking stories read or unread, one or a whole view.
+
+Counting a user's unread stories by feed joins every unread entry to its story (about 60 ms at 50,000 unread
+on SQLite), and every page shows the total, so the counts are cached for COUNTS_TTL seconds and dropped when
+the user marks something: stories that arrive in the meantime are counted up to a minute late.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.core.cache import cache
 from django.db import connection
 from django.db.models import Count, Max
 
@@ -10,15 +16,31 @@ from . import stream
 from .models import Entry, Story
 
 
+COUNTS_TTL = 60
+
+
+def _counts_key(user) -> str:
+    # date_joined too: a user id can come back (a deleted account, a test database rolled back).
+    return f"unread-by-feed:{user.pk}:{user.date_joined.timestamp()}"
+
+
 def unread_total(user) -> int:
-    return Entry.objects.filter(user=user, read=False).count()
+    return sum(unread_by_feed(user).values())
 
 
 def unread_by_feed(user) -> dict[int, int]:
     """feed id -> the user's unread stories in it (feeds with none are left out)."""
-    rows = (Entry.objects.filter(user=user, read=False).values_list("story__feed_id")
-            .annotate(unread=Count("id")).order_by())
-    return dict(rows)
+    def count():
+        rows = (Entry.objects.filter(user=user, read=False).values_list("story__feed_id")
+                .annotate(unread=Count("id")).order_by())
+        return dict(rows)
+    return cache.get_or_set(_counts_key(user), count, COUNTS_TTL)
+
+
+def _changed(user, count: int) -> int:
+    if count:
+        cache.delete(_counts_key(user))
+    return count
 
 
 @dataclass
@@ -49,7 +71,7 @@ def unread_tree(user) -> list[FolderCount]:
 
 def set_read(user, story_ids: list[int], read: bool = True) -> int:
     """Mark these of the user's stories read (or unread); returns how many entries changed."""
-    return Entry.objects.filter(user=user, story_id__in=story_ids).exclude(read=read).update(read=read)
+    return _changed(user, Entry.objects.filter(user=user, story_id__in=story_ids).exclude(read=read).update(read=read))
 
 
 def newest_entry_id() -> int:
@@ -65,4 +87,4 @@ def mark_all_read(user, scope: stream.Scope, upto: int) -> int:
            f"WHERE e.user_id = %s AND e.read = %s AND e.id <= %s {' '.join(conditions)})")
     with connection.cursor() as cursor:
         cursor.execute(sql, [True, user.pk, False, upto, *params])
-        return cursor.rowcount
+        return _changed(user, cursor.rowcount)

@@ -6,15 +6,16 @@ prefixes: a short prefix expands to thousands of words and took 100+ ms); no ope
 """
 from __future__ import annotations
 
+import math
 import re
 
 from django.db import connection
 
 MAX_TERMS = 8
 MAX_TERM_LENGTH = 64
-# SQLite plans (_sqlite_plan): below FEW matches start from them; from COMMON, if they are COMMON_SHARE of all
-# stories or more, check row by row. Measured with benchmarks/search.py at 100,000 stories.
-FEW, COMMON, COMMON_SHARE = 300, 20_000, 0.1
+# SQLite plans (_sqlite_plan), measured with benchmarks/search.py at 100,000 stories: below FEW matches start
+# from them; costs in microseconds of a match put in a list and of asking the index about one row and word.
+FEW, LIST_US, ASK_US = 300, 0.5, 75
 _WORD = re.compile(r"[^\W_]+")  # letters and digits: an underscore is a separator to both engines
 
 
@@ -29,7 +30,7 @@ def condition(words: list[str]) -> tuple[str, list]:
         return "AND s.search @@ to_tsquery('simple', %s)", [" & ".join(words)]
     query = " ".join(f'"{w}"' for w in words)
     matches = f"SELECT rowid FROM reader_story_fts WHERE reader_story_fts MATCH %s"
-    plan = _sqlite_plan(query)
+    plan = _sqlite_plan(query, len(words))
     if plan == "start from the matches":
         return f"AND s.id IN ({matches})", [query]
     if plan == "walk, checking a list":  # the unary + keeps SQLite from starting at the matches
@@ -37,21 +38,23 @@ def condition(words: list[str]) -> tuple[str, list]:
     return f"AND EXISTS ({matches} AND rowid = e.story_id)", [query]
 
 
-def _sqlite_plan(query: str) -> str:
+def _sqlite_plan(query: str, terms: int) -> str:
     """How to find the first page of matches on SQLite, whose planner cannot tell a rare word from a common one.
 
     Few matches: start from them and sort them (each costs a join). More: walk the feed in its own order and
-    keep the rows in the list of matches (the list costs about 0.5 us a match to build). Most stories: walk
-    and ask the index about each row (about 75 us a row, but a page is found within a few dozen rows).
+    keep the rows in the list of matches, which costs LIST_US a match to build. Very many: walk and ask the
+    index about each row, ASK_US a row and word, but with M of N stories matching a page is found within about
+    PAGE_SIZE * N / M rows; that wins from M = sqrt(PAGE_SIZE * N * ASK_US * terms / LIST_US), 24,000 of 100,000.
     """
+    from .stream import PAGE_SIZE
+
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT COUNT(*) FROM (SELECT rowid FROM reader_story_fts WHERE reader_story_fts MATCH %s "
-                       f"LIMIT {COMMON})", [query])
-        count = cursor.fetchone()[0]
-        if count < FEW:
-            return "start from the matches"
-        if count < COMMON:
-            return "walk, checking a list"
         cursor.execute("SELECT MAX(rowid) FROM reader_story_fts")
-        stories = cursor.fetchone()[0] or 1
-    return "walk, asking the index" if count / stories >= COMMON_SHARE else "walk, checking a list"
+        stories = cursor.fetchone()[0] or 0
+        enough = math.isqrt(int(PAGE_SIZE * stories * ASK_US * terms / LIST_US))
+        cursor.execute("SELECT COUNT(*) FROM (SELECT rowid FROM reader_story_fts WHERE reader_story_fts MATCH %s "
+                       "LIMIT %s)", [query, max(enough, FEW)])
+        count = cursor.fetchone()[0]
+    if count < FEW:
+        return "start from the matches"
+    return "walk, checking a list" if count < enough else "walk, asking the index"

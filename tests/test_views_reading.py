@@ -5,6 +5,7 @@ from datetime import timedelta
 
 import pytest
 from django.core.cache import cache
+from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
@@ -81,6 +82,12 @@ def test_unread_counts_in_nav_per_feed_and_per_folder(ann, client_ann):
     assert re.search(rf'feed={harbour.id}"[^>]*>Harbour desk</a> <span class="count"[^>]*>2</span>', tree)
     assert re.search(rf'feed={alps.id}"[^>]*>Alps desk</a> <span class="count"[^>]*>2</span>', tree)
     assert re.search(r'folder="[^>]*>No folder</a> <span class="count"[^>]*>2</span>', tree)
+    # The counts are cached, and dropped when the reader marks a story, by the form or either API.
+    alps_0 = Story.objects.get(title="Alps 0").id
+    client_ann.post(f"/stories/{alps_0}/read", {"read": "true"})
+    assert re.search(r'data-unread-total[^>]*>3</span>', client_ann.get("/").content.decode())
+    client_ann.post(f"/api/stories/{alps_0}/read", {"read": False}, content_type="application/json")
+    assert re.search(r'data-unread-total[^>]*>4</span>', client_ann.get("/").content.decode())
 
 
 def test_a_feed_and_a_folder_are_views_of_their_own(ann, client_ann):
@@ -199,20 +206,20 @@ def test_search_finds_words_in_titles_and_full_text_of_own_stories_only(ann, cli
     assert found("renamed") == ["Renamed"] and found("harbour") == ["Harbour 0", "Harbour 2"]
 
 
-@pytest.mark.parametrize("few, common, share", [(300, 20_000, 0.1), (0, 20_000, 0.1), (0, 1, 0.0), (0, 1, 2.0)],
-                         ids=["from the matches", "walk a list", "ask row by row", "walk a list (rare share)"])
-def test_every_search_plan_finds_the_same_stories_in_the_same_order(ann, client_ann, monkeypatch, few, common,
-                                                                     share):
+@pytest.mark.parametrize("few, ask_us, plan", [(300, 75, "start from the matches"),
+                                               (0, 10 ** 9, "walk, checking a list"), (0, 0, "walk, asking the index")])
+def test_every_search_plan_finds_the_same_stories_in_the_same_order(ann, client_ann, monkeypatch, few, ask_us, plan):
     from reader import search
     monkeypatch.setattr(search, "FEW", few)
-    monkeypatch.setattr(search, "COMMON", common)
-    monkeypatch.setattr(search, "COMMON_SHARE", share)
+    monkeypatch.setattr(search, "ASK_US", ask_us)
     monkeypatch.setattr(stream, "PAGE_SIZE", 2)
     feed = make_feed(ann)
     for n in range(7):
         text = "ferry news" if n % 2 else "other news"
         Entry.objects.create(user=ann, story=make_story(feed, n, summary_html=f"<p>{text}</p>"), score=n / 10,
                              read=n == 3)
+    if connection.vendor == "sqlite":  # PostgreSQL's planner makes this choice itself
+        assert search._sqlite_plan('"ferry"', 1) == plan
     for sort, expected in (("score", ["Story 5", "Story 3", "Story 1"]), ("newest", ["Story 1", "Story 3", "Story 5"])):
         seen, url = [], f"/?filter=all&q=ferry&sort={sort}"
         while url:
