@@ -11,6 +11,7 @@ from .models import Story
 
 _QUOTED = re.compile(r"“([^”]{1,200})”")
 TITLES_LOOKED_AT = 50
+_SENTENCE_ENDS = ".!?:;\"“”‘’'(—–-"
 
 
 @lru_cache(maxsize=2048)
@@ -18,18 +19,27 @@ def _whole(phrase: str) -> re.Pattern:
     return re.compile(rf"(?<!\w){re.escape(phrase)}(?!\w)", re.IGNORECASE)
 
 
-def find(phrase: str, sources) -> str | None:
-    """The phrase as the first source that holds it (as whole words, in any case) writes it."""
-    for source in sources:
-        found = isinstance(source, str) and _whole(phrase).search(source)
-        if found:
-            return found.group(0)
+def _opens_sentence(text: str, start: int) -> bool:
+    before = text[:start].rstrip()
+    return not before or before[-1] in _SENTENCE_ENDS
+
+
+def find(phrase: str, names=(), texts=()) -> str | None:
+    """The phrase as written: by a name field (author, feed, tag) that is it, else by a title or text that
+    holds it mid-sentence (a capital opening a sentence says nothing about the word)."""
+    for name in names:
+        if isinstance(name, str) and name.casefold() == phrase.casefold():
+            return name
+    for text in texts:
+        for found in _whole(phrase).finditer(text if isinstance(text, str) else ""):
+            if not _opens_sentence(text, found.start()):
+                return found.group(0)
     return None
 
 
-def reason(text: str, *sources: str) -> str:
-    """A reason with each “quoted” name in the case the story's own author, title, feed or text uses."""
-    return _QUOTED.sub(lambda m: f"“{find(m.group(1), sources) or m.group(1)}”", text)
+def reason(text: str, names=(), texts=()) -> str:
+    """A reason with each “quoted” name in the case the story's author, feed, tags, title or text uses."""
+    return _QUOTED.sub(lambda m: f"“{find(m.group(1), names, texts) or m.group(1)}”", text)
 
 
 class Names:
@@ -52,5 +62,5 @@ class Names:
         column = "tags" if kind == "tag" else "title"
         texts = stories.filter(**{f"{column}__icontains": value}).values_list(column, flat=True)[:TITLES_LOOKED_AT]
         forms = Counter(found for text in texts
-                        if (found := find(value, text if isinstance(text, list) else [text])))
+                        if (found := find(value, names=text) if kind == "tag" else find(value, texts=[text])))
         return forms.most_common(1)[0][0] if forms else None

@@ -30,11 +30,13 @@ def unread_total(user) -> int:
 
 def unread_by_feed(user) -> dict[int, int]:
     """feed id -> the user's unread stories in it (feeds with none are left out)."""
-    def count():
-        rows = (Entry.objects.filter(user=user, read=False).values_list("story__feed_id")
-                .annotate(unread=Count("id")).order_by())
-        return dict(rows)
-    return cache.get_or_set(_counts_key(user), count, COUNTS_TTL)
+    counts = cache.get(_counts_key(user))
+    if counts is None:
+        counts = dict(Entry.objects.filter(user=user, read=False).values_list("story__feed_id")
+                      .annotate(unread=Count("id")).order_by())
+        if counts:  # none yet is cheap to count again, and a new reader's first stories show at once
+            cache.set(_counts_key(user), counts, COUNTS_TTL)
+    return counts
 
 
 def _changed(user, count: int) -> int:

@@ -70,9 +70,11 @@ def test_names_in_reasons_and_rules_are_shown_as_the_feed_wrote_them():
                        tags=["Baltic Sea"])
     Entry.objects.create(user=ann, story=story, reasons=[
         "by “henrik aaltonen”, whose stories you liked", "you liked stories about “helsinki”",
-        "from “nordic wire”, which you usually rate good", "you liked stories about “strike”"])
+        "from “nordic wire”, which you usually rate good", "you liked stories about “strike”",
+        "you liked stories about “ferry”"])
     make_story(feed, 1, title="Helsinki votes", author="HENRIK AALTONEN")
     make_story(feed, 2, title="Talks in helsinki")
+    make_story(feed, 3, title="Snow falls on Helsinki")
     client = Client()
     client.force_login(ann)
     html = client.get("/?filter=all").content.decode()
@@ -80,7 +82,8 @@ def test_names_in_reasons_and_rules_are_shown_as_the_feed_wrote_them():
     assert "from “Nordic Wire”" in html and "aaltonen”" not in html
     reading = client.get(f"/stories/{story.id}/").content.decode()
     assert "by “Henrik Aaltonen”" in reading and "about “strike”" in reading
-    for n in (1, 2):
+    assert "about “ferry”" in reading  # "Ferry" opens the title: a capital that says nothing about the word
+    for n in (1, 2, 3):
         Entry.objects.create(user=ann, story=Story.objects.get(guid=f"g{n}"))
     names = Names(ann)
     assert names.show("word", "helsinki") == "Helsinki"  # the commonest form in the titles
