@@ -2,10 +2,11 @@
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test SECRET_KEY=x python benchmarks/feed_paging.py
 
-Builds a throw-away database (bench_feed_paging_<pid>, or a file in VAR_DIR on SQLite), fills one reader's feed with N stories
-(scores and publication minutes drawn at random, many ties), then times fetching one page of 40 at several depths, both ways, for
-each filter and both orders (by score, newest first) (the rows only, with their stories and feeds, as the page shows them). The competitor is what Django's Paginator does (LIMIT/OFFSET): each deeper page rescans all
-the rows above it. The database is dropped at the end.
+Builds a throw-away database (bench_feed_paging_<pid>, or a file in VAR_DIR on SQLite), fills one reader's feed
+with N stories (scores and publication minutes drawn at random, many ties), then times fetching one page of 40
+at several depths, both ways, for each filter and both orders (by score, newest first): the rows only, with
+their stories and feeds, as the page shows them. The competitor is what Django's Paginator does (LIMIT/OFFSET):
+each deeper page rescans all the rows above it. The database is dropped at the end.
 """
 from __future__ import annotations
 
@@ -41,7 +42,8 @@ def fill(n: int, seed: int) -> User:
     now = timezone.now()
     for start in range(0, n, 5000):
         Story.objects.bulk_create([Story(feed=feed, guid=str(i), title=f"Story {i}", url=f"https://bench.example/{i}",
-                                         summary_html="<p>teaser</p>", published=now - timedelta(minutes=rng.randrange(n)))
+                                         summary_html="<p>teaser</p>",
+                                         published=now - timedelta(minutes=rng.randrange(n)))
                                          for i in range(start, min(n, start + 5000))])
     ids = list(Story.objects.values_list("id", flat=True))
     for start in range(0, n, 5000):
