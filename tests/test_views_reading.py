@@ -213,6 +213,7 @@ def test_every_search_plan_finds_the_same_stories_in_the_same_order(ann, client_
     from reader import search
     monkeypatch.setattr(search, "FEW", few)
     monkeypatch.setattr(search, "ASK_US", ask_us)
+    monkeypatch.setattr(search, "FEW_PG", 2000 if few else 0)  # PostgreSQL: look the matches up, or walk
     monkeypatch.setattr(stream, "PAGE_SIZE", 2)
     feed = make_feed(ann)
     for n in range(7):
