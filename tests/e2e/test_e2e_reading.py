@@ -9,7 +9,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from conftest import wait_for
-from e2e.browser import log_in, ready
+from e2e.browser import both_schemes, log_in, ready
 from reader.models import Entry
 from ui_factories import make_feed, make_story, make_user
 
@@ -64,6 +64,7 @@ def test_counts_views_sort_and_reading(reader):
     ready(page)
     expect(page.get_by_role("heading", level=1)).to_have_text("Local")
     assert set(titles(page)) == {f"Harbour {n}" for n in range(10)}
+    both_schemes(page, f"folder-{'phone' if page.viewport_size['width'] < 500 else 'desktop'}")
     page.get_by_role("list", name="Feeds and folders").get_by_role("link", name="Alps desk").click()
     ready(page)
     expect(page.get_by_role("heading", level=1)).to_have_text("Alps desk")
