@@ -5,6 +5,7 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.core.cache import cache
 from django.utils import timezone
 from playwright.sync_api import expect
 
@@ -21,6 +22,7 @@ VIEWPORTS = {"desktop": {"width": 1100, "height": 900}, "phone": {"width": 390, 
 @pytest.fixture(params=list(VIEWPORTS))
 def reader(request, page):
     """A signed-in reader with two feeds (one in folder Local) and 14 stories, on the given screen."""
+    cache.clear()  # rate-limit counters and unread counts of an earlier test's user with the same id
     page.set_viewport_size(VIEWPORTS[request.param])
     user = make_user("mira")
     harbour = make_feed(user, url="https://harbour.example/feed", title="Harbour desk", folder="Local")
