@@ -45,12 +45,41 @@ class FailingFilter(admin.SimpleListFilter):
         return queryset
 
 
+class MethodFilter(admin.SimpleListFilter):
+    """Extraction method, with the site default named (the plain field filter listed it as a blank entry)."""
+    title = "extraction method"
+    parameter_name = "method"
+
+    def lookups(self, request, model_admin):
+        return [("default", f"site default ({settings.EXTRACTION_METHOD})")] + [(m, m) for m in extraction.METHODS]
+
+    def queryset(self, request, queryset):
+        if self.value() == "default":
+            return queryset.filter(extraction_method="")
+        if self.value():
+            return queryset.filter(extraction_method=self.value())
+        return queryset
+
+
+_UNITS = ((86400, "d"), (3600, "h"), (60, "min"), (1, "s"))
+
+
+def duration(seconds: int) -> str:
+    """43800 -> '12 h 10 min': the two largest units, as people read an interval."""
+    parts = []
+    for size, unit in _UNITS:
+        if seconds >= size or (not parts and size == 1):
+            count, seconds = divmod(seconds, size)
+            parts.append(f"{count} {unit}")
+    return " ".join(parts[:2])
+
+
 @admin.register(Feed)
 class FeedAdmin(admin.ModelAdmin):
     form = FeedForm
-    list_display = ("__str__", "url", "format", "last_fetched_at", "next_fetch_at", "fetch_interval", "error_count",
+    list_display = ("__str__", "url", "format", "last_fetched_at", "next_fetch_at", "every", "error_count",
                     "failing_for", "last_error_short", "story_count", "extraction_method")
-    list_filter = (FailingFilter, "format", "extraction_method")
+    list_filter = (FailingFilter, "format", MethodFilter)
     search_fields = ("url", "title")
     ordering = ("-error_count", "title")
     readonly_fields = ("etag", "last_modified", "last_fetched_at", "locked_until", "error_count", "last_error",
@@ -63,6 +92,10 @@ class FeedAdmin(admin.ModelAdmin):
     @admin.display(ordering="story_count", description="stories")
     def story_count(self, feed):
         return feed.story_count
+
+    @admin.display(ordering="fetch_interval", description="fetched every")
+    def every(self, feed):
+        return duration(feed.fetch_interval)
 
     @admin.display(description="last error")
     def last_error_short(self, feed):

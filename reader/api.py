@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 import extraction
 
-from . import extract_demo, ranking, ratelimit, stream
+from . import extract_demo, ranking, ratelimit, reading, stream
 from .api_errors import ApiError
 from .models import Entry, Feed, Rating, Story
 
@@ -120,10 +120,15 @@ def stories(request):
     filter_name = request.GET.get("filter", stream.DEFAULT_FILTER)
     if filter_name not in stream.FILTERS:
         return error("bad_filter", f"filter must be one of {', '.join(stream.FILTERS)}", 400)
+    if request.GET.get("sort", stream.DEFAULT_SORT) not in stream.SORTS:
+        return error("bad_sort", f"sort must be one of {', '.join(stream.SORTS)}", 400)
     try:
-        page = stream.page(request.user, filter_name, request.GET.get("cursor"))
+        scope = stream.scope_from(request.GET)
+        page = stream.page(request.user, cursor=request.GET.get("cursor"), scope=scope)
     except stream.BadCursor as exc:
         return error("bad_cursor", str(exc), 400)
+    except ValueError as exc:
+        return error("bad_feed", str(exc), 400)
     return JsonResponse({"stories": [entry_json(e) for e in page.entries], "next_cursor": page.next_cursor})
 
 
@@ -159,9 +164,9 @@ def rating(request, entry, data):
 
 @own_entry
 def read(request, entry, data):
-    entry.read = flag(data, "read")
-    entry.save(update_fields=["read"])
-    return JsonResponse({"id": entry.story_id, "read": entry.read})
+    wanted = flag(data, "read")
+    reading.set_read(request.user, [entry.story_id], wanted)  # also refreshes the unread counts
+    return JsonResponse({"id": entry.story_id, "read": wanted})
 
 
 @own_entry

@@ -18,3 +18,21 @@ def csrf(request) -> dict:
     return {"csrf_token": token,
             "csrf_input": SimpleLazyObject(lambda: format_html(
                 '<input type="hidden" name="csrfmiddlewaretoken" value="{}">', token))}
+
+
+def unread(request) -> dict:
+    """`unread_count` for the nav: the signed-in user's unread stories, counted only if a page shows it."""
+    from .reading import unread_total
+
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {"unread_count": 0}
+    return {"unread_count": SimpleLazyObject(lambda: unread_total(user))}
+
+
+def names(request) -> dict:
+    """`names.show(kind, value)`: a taste feature or rule as the user's stories write it (reader/as_written)."""
+    from .as_written import Names
+
+    user = getattr(request, "user", None)
+    return {"names": SimpleLazyObject(lambda: Names(user))}

@@ -14,6 +14,8 @@ from django.urls import reverse
 from django.utils import timezone
 from jinja2 import Environment
 
+from . import as_written
+
 _SENTINEL = 987654321
 
 
@@ -56,5 +58,5 @@ def environment(**options) -> Environment:
     env.globals.update(url=url, static=static)
     env.filters.update(ago=ago, date=defaultfilters.date, timesince=defaultfilters.timesince_filter,
                        timeuntil=defaultfilters.timeuntil_filter, pluralize=defaultfilters.pluralize,
-                       truncatechars=defaultfilters.truncatechars)
+                       truncatechars=defaultfilters.truncatechars, as_written=as_written.reason)
     return env

@@ -81,6 +81,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "reader.context_processors.csrf",
+                "reader.context_processors.unread",
+                "reader.context_processors.names",
             ],
         },
     },
@@ -173,6 +175,8 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # Django's own console handler (DEBUG only) printed every warning a second time beside the root's.
+    "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
 }
 
 # --- Ingestion (issue 5): fetch limits, scheduling bounds, per-host politeness.
@@ -262,3 +266,9 @@ LOGGING.setdefault("loggers", {}).setdefault("django.request", {}).setdefault("f
 # django-axes logs every successful login's reset at INFO; its lockouts are warnings, and those are kept.
 AXES_VERBOSE = False
 LOGGING["loggers"]["axes"] = {"level": "WARNING"}
+
+# --- "Refresh now" (issue 19): per user, at most REFRESH_RATE_LIMIT presses in REFRESH_RATE_WINDOW seconds;
+# feeds fetched in the last REFRESH_MIN_AGE seconds are not fetched again.
+REFRESH_RATE_LIMIT = env_number("REFRESH_RATE_LIMIT", 3, 1)
+REFRESH_RATE_WINDOW = env_number("REFRESH_RATE_WINDOW", 300, 1)
+REFRESH_MIN_AGE = env_number("REFRESH_MIN_AGE", 60, 0)

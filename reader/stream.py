@@ -1,9 +1,12 @@
-"""A user's ranked feed, paged by keyset (score, published, id) so page 2,000 costs what page 1 does.
+"""A user's feed, paged by keyset so page 2,000 costs what page 1 does: best first, or newest first.
 
-Best score first; equal scores (a new reader's feed, scored by the crowd and feed priors alone, has many)
-newest story first. A cursor is the (score, published, id) of the last entry shown; the next page starts
-strictly after it. No OFFSET: deep pages never rescan the top. The entry_* indexes (user, [flag,] -score,
--id) give the score order, and the database sorts only each run of equal scores by date.
+By score, equal scores (a new reader's feed, scored by the crowd and feed priors alone, has many) go newest
+story first: a cursor is the (score, published, entry id) of the last entry shown and the next page starts
+strictly after it. The entry_* indexes (user, [flag,] -score, -id) give the score order, and the database sorts
+only each run of equal scores by date. Newest first, a cursor is the (published, story id) of the last story, in
+the order of the story indexes (published; feed, -published). No OFFSET: deep pages never rescan the top.
+
+A view can be narrowed to one of the user's feeds or folders, and to the stories holding some words (a `Scope`).
 
 The feed page is the page people load most, so a page is one hand-written query (entries, their stories and
 feeds, and the user's ratings, joined) read into plain rows: building it with the ORM and model instances
@@ -19,6 +22,7 @@ from datetime import datetime, timedelta, timezone
 from django.db import connection
 from django.utils.dateparse import parse_datetime
 
+from . import search
 from .models import Entry, Feed, Rating, Story, Subscription
 
 FILTERS = {
@@ -28,28 +32,71 @@ FILTERS = {
     "saved": {"saved": True},
 }
 DEFAULT_FILTER = "recommended"
+SORTS = ("score", "newest")
+DEFAULT_SORT = "score"
 PAGE_SIZE = 40
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
 class BadCursor(ValueError):
     pass
 
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+@dataclass(frozen=True)
+class Scope:
+    """Which of the user's stories a view lists, and in what order: a filter, a sort, one feed or one folder."""
+    filter: str = DEFAULT_FILTER
+    sort: str = DEFAULT_SORT
+    feed_id: int | None = None
+    folder: str | None = None
+    search: tuple[str, ...] = ()  # words every story shown must contain (search.terms)
+
+    def __post_init__(self):
+        if self.filter not in FILTERS or self.sort not in SORTS:
+            raise KeyError(f"unknown filter or sort: {self.filter!r}, {self.sort!r}")
 
 
-def encode_cursor(score: float, published: datetime, entry_id: int) -> str:
-    micros = (published - _EPOCH) // timedelta(microseconds=1)
-    return f"{score!r}_{micros}_{entry_id}"
+def scope_from(data) -> Scope:
+    """The view a query string or form asks for (filter, sort, feed, folder, q); unknown filters and sorts fall
+    back to the defaults. ValueError for a feed that cannot be a row id."""
+    filter_name, sort, feed = data.get("filter", ""), data.get("sort", ""), data.get("feed", "")
+    if feed and not (feed.isascii() and feed.isdigit() and len(feed) <= 18):
+        raise ValueError(f"not a feed id: {feed[:40]!r}")
+    return Scope(filter=filter_name if filter_name in FILTERS else DEFAULT_FILTER,
+                 sort=sort if sort in SORTS else DEFAULT_SORT, feed_id=int(feed) if feed else None,
+                 folder=data.get("folder"), search=tuple(search.terms(data.get("q", ""))))
 
 
-def decode_cursor(cursor: str) -> tuple[float, datetime, int]:
+def encode_cursor(*key) -> str:
+    """An item's key in its order (Item.key): scores as written, dates as microseconds since 1970, row ids."""
+    return "_".join(repr((part - _EPOCH) // timedelta(microseconds=1)) if isinstance(part, datetime)
+                    else repr(part) for part in key)
+
+
+def _cursor_part(kind: str, text: str):
+    if kind == "score":
+        value = float(text)
+        if not math.isfinite(value):
+            raise ValueError(text)
+        return value
+    if len(text) > 20:  # beyond these the database errs, not the cursor
+        raise ValueError(text)
+    if kind == "date":
+        return _EPOCH + timedelta(microseconds=int(text))
+    value = int(text)
+    if not 0 < value < 2 ** 63:
+        raise ValueError(text)
+    return value
+
+
+def decode_cursor(cursor: str, sort: str = DEFAULT_SORT) -> tuple:
+    """The key encode_cursor wrote for an item in this sort; BadCursor for anything else."""
+    kinds = _CURSOR_KINDS[sort]
     try:
-        score, micros, entry_id = cursor.split("_")
-        score, entry_id = float(score), int(entry_id)
-        if not (math.isfinite(score) and 0 < entry_id < 2 ** 63) or len(micros) > 20:  # else the database errs
+        parts = cursor.split("_")
+        if len(parts) != len(kinds):
             raise ValueError(cursor)
-        return score, _EPOCH + timedelta(microseconds=int(micros)), entry_id
+        return tuple(_cursor_part(kind, text) for kind, text in zip(kinds, parts))
     except (ValueError, OverflowError):
         raise BadCursor(f"not a feed cursor: {cursor[:40]!r}") from None
 
@@ -79,6 +126,10 @@ class Item:
         """The score as the page prints it."""
         return round(self.score * 100)
 
+    def key(self, sort: str) -> tuple:
+        """Where the item sits in the given order (_ORDER_COLUMNS): its cursor's parts."""
+        return (self.published, self.story_id) if sort == "newest" else (self.score, self.published, self.entry_id)
+
     @classmethod
     def from_row(cls, row) -> Item:
         (entry_id, story_id, score, recommended, read, saved, reasons, rating, title, url, author, published,
@@ -103,25 +154,56 @@ JOIN {Feed._meta.db_table} f ON f.id = s.feed_id
 LEFT JOIN {Subscription._meta.db_table} sub ON sub.user_id = e.user_id AND sub.feed_id = s.feed_id
 LEFT JOIN {Rating._meta.db_table} r ON r.user_id = e.user_id AND r.story_id = e.story_id
 WHERE e.user_id = %s"""
+_ORDER_COLUMNS = {"score": ("e.score", "s.published", "e.id"), "newest": ("s.published", "s.id")}
+_CURSOR_KINDS = {"score": ("score", "date", "id"), "newest": ("date", "id")}
 
 
-def _items(user_id: int, filter_name: str, start: tuple[float, datetime, int] | None, limit: int,
-           ahead: bool = False) -> list[Item]:
-    """Up to `limit` items after `start` in feed order, or with `ahead` the ones before it, nearest first."""
-    sql, params = [_SELECT], [user_id]
-    for column, value in FILTERS[filter_name].items():
+def scope_sql(user_id: int, scope: Scope) -> tuple[list[str], list]:
+    """The WHERE conditions (after the user's) that narrow entries `e` of stories `s` to the scope."""
+    sql, params = [], []
+    for column, value in FILTERS[scope.filter].items():
         sql.append(f"AND e.{column} = %s")
         params.append(value)
+    if scope.feed_id is not None:
+        sql.append("AND s.feed_id = %s")
+        params.append(scope.feed_id)
+    if scope.folder is not None:
+        sql.append(f"AND s.feed_id IN (SELECT feed_id FROM {Subscription._meta.db_table} "
+                   "WHERE user_id = %s AND folder = %s)")
+        params += [user_id, scope.folder]
+    if scope.search:
+        condition, words = search.condition(list(scope.search))
+        sql.append(condition)
+        params += words
+    return sql, params
+
+
+def _after(columns: tuple[str, ...], start: tuple, ahead: bool) -> tuple[str, list]:
+    """The condition for rows strictly after `start` in the order of `columns` (before it, with `ahead`).
+
+    The redundant bound on the first column gives the database an index range to start from; the nested ORs
+    only break ties."""
+    sign, bound = (">", ">=") if ahead else ("<", "<=")
+    # As the columns store them (datetimes are text on SQLite).
+    values = [connection.ops.adapt_datetimefield_value(v) if isinstance(v, datetime) else v for v in start]
+    condition, params = f"{columns[-1]} {sign} %s", [values[-1]]
+    for column, value in zip(reversed(columns[:-1]), reversed(values[:-1])):
+        condition = f"{column} {sign} %s OR ({column} = %s AND ({condition}))"
+        params = [value, value, *params]
+    return f"AND ({condition}) AND {columns[0]} {bound} %s", [*params, values[0]]
+
+
+def _items(user_id: int, scope: Scope, start: tuple | None, limit: int, ahead: bool = False) -> list[Item]:
+    """Up to `limit` items after `start` in the scope's order, or with `ahead` the ones before it, nearest first."""
+    conditions, scope_params = scope_sql(user_id, scope)
+    sql, params = [_SELECT, *conditions], [user_id, *scope_params]
+    columns = _ORDER_COLUMNS[scope.sort]
     if start is not None:
-        # The redundant bound on score gives the database an index range to start from; the OR only breaks ties.
-        sign, bound = (">", ">=") if ahead else ("<", "<=")
-        sql.append(f"AND (e.score {sign} %s OR (e.score = %s AND (s.published {sign} %s OR "
-                   f"(s.published = %s AND e.id {sign} %s)))) AND e.score {bound} %s")
-        score, published, entry_id = start
-        published = connection.ops.adapt_datetimefield_value(published)
-        params += [score, score, published, published, entry_id, score]
+        condition, values = _after(columns, start, ahead)
+        sql.append(condition)
+        params += values
     direction = "ASC" if ahead else "DESC"
-    sql.append(f"ORDER BY e.score {direction}, s.published {direction}, e.id {direction}")
+    sql.append("ORDER BY " + ", ".join(f"{column} {direction}" for column in columns))
     sql.append("LIMIT %s")
     params.append(limit)
     with connection.cursor() as cursor:
@@ -135,19 +217,23 @@ class Page:
     next_cursor: str | None
 
 
-def page(user, filter_name: str = DEFAULT_FILTER, cursor: str | None = None, size: int | None = None) -> Page:
-    """One page of the user's (a User or its id) feed, best first; KeyError for an unknown filter."""
+def page(user, filter_name: str = DEFAULT_FILTER, cursor: str | None = None, size: int | None = None,
+         scope: Scope | None = None) -> Page:
+    """One page of the user's (a User or its id) feed: in the scope if given, else by score in the filter.
+
+    KeyError for an unknown filter."""
+    scope = scope or Scope(filter_name)
     size = size or PAGE_SIZE
     user_id = user if isinstance(user, int) else user.pk
-    rows = _items(user_id, filter_name, decode_cursor(cursor) if cursor else None, size + 1)
+    rows = _items(user_id, scope, decode_cursor(cursor, scope.sort) if cursor else None, size + 1)
     shown = rows[:size]
-    last = shown[-1] if shown else None
-    return Page(shown, encode_cursor(last.score, last.published, last.entry_id) if len(rows) > size else None)
+    return Page(shown, encode_cursor(*shown[-1].key(scope.sort)) if len(rows) > size else None)
 
 
-def neighbours(entry: Entry, filter_name: str) -> tuple[Item | None, Item | None]:
-    """The items shown just before and just after this entry in the given filter (its story is read)."""
-    start = (entry.score, entry.story.published, entry.id)
-    previous = _items(entry.user_id, filter_name, start, 1, ahead=True)
-    following = _items(entry.user_id, filter_name, start, 1)
+def neighbours(entry: Entry, scope: Scope) -> tuple[Item | None, Item | None]:
+    """The items shown just before and just after this entry in the given view."""
+    story = entry.story
+    start = (story.published, story.id) if scope.sort == "newest" else (entry.score, story.published, entry.id)
+    previous = _items(entry.user_id, scope, start, 1, ahead=True)
+    following = _items(entry.user_id, scope, start, 1)
     return (previous[0] if previous else None, following[0] if following else None)

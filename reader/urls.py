@@ -1,9 +1,11 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.templatetags.static import static
 from django.urls import include, path, register_converter
 from django.urls.converters import IntConverter
+from django.views.generic import RedirectView
 
-from . import api, views
+from . import api, api_reading, views, views_reading, views_refresh
 
 
 
@@ -15,9 +17,21 @@ class IdConverter(IntConverter):
 
 register_converter(IdConverter, "id")
 
+
+class Favicon(RedirectView):
+    """/favicon.ico, which browsers ask for on pages that name no icon (the admin's): our icon, not a 404."""
+
+    permanent = True
+
+    def get_redirect_url(self, *args, **kwargs):
+        return static("reader/favicon.svg")  # at request time: the static manifest may not exist at import
+
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("stories/<id:story_id>/", views.story, name="story"),
+    path("", views_reading.home, name="home"),
+    path("read-all", views_reading.mark_all_read, name="mark_all_read"),
+    path("refresh", views_refresh.refresh, name="refresh"),
+    path("stories/<id:story_id>/", views_reading.story, name="story"),
+    path("stories/<id:story_id>/read", views_reading.mark_read, name="mark_read"),
     path("stories/<id:story_id>/rate", views.rate, name="rate"),
     path("stories/<id:story_id>/save", views.save, name="save"),
     path("subscriptions/", views.subscriptions, name="subscriptions"),
@@ -33,6 +47,7 @@ urlpatterns = [
     path("extract/", views.extract_page, name="extract"),
     path("api/extract", api.extract, name="api_extract"),
     path("api/stories", api.stories, name="api_stories"),
+    path("api/stories/read", api_reading.read_many, name="api_read_many"),
     path("api/stories/<id:story_id>/rating", api.rating, name="api_rating"),
     path("api/stories/<id:story_id>/read", api.read, name="api_read"),
     path("api/stories/<id:story_id>/save", api.save, name="api_save"),
@@ -44,4 +59,5 @@ urlpatterns = [
         template_name="registration/password_change_done.html"), name="password_change_done"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
+    path("favicon.ico", Favicon.as_view()),
 ]

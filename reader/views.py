@@ -10,39 +10,18 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from . import api, opml, opml_import as opml_imports, ranking, stream, subscribe as subscribing
+from . import api, opml, opml_import as opml_imports, ranking, subscribe as subscribing
 from .forms import FolderForm, OpmlForm, RuleForm, SignupForm, SubscribeForm
 from .models import Entry, OpmlImport, Rating, Rule, Subscription
 from .tasks import fetch_feed, import_opml
 from .taste_chart import agreement_chart
-
-FILTER_LABELS = {"recommended": "Recommended", "all": "All", "unread": "Unread", "saved": "Saved"}
-
-
-def current_filter(request) -> str:
-    name = request.GET.get("filter", stream.DEFAULT_FILTER)
-    return name if name in stream.FILTERS else stream.DEFAULT_FILTER
-
-
-@login_required
-def home(request):
-    filter_name = current_filter(request)
-    try:
-        page = stream.page(request.user, filter_name, request.GET.get("cursor"))
-    except stream.BadCursor:
-        raise Http404("That page of your feed does not exist") from None
-    context = {"page": page, "filter": filter_name, "filters": FILTER_LABELS}
-    if request.GET.get("partial"):  # the next page, for the infinite scroll
-        return render(request, "reader/entries.html", context)
-    return render(request, "reader/home.html", context)
-
 
 def article_html(story, source: str) -> tuple[str, str]:
     """(which, html): what the reader asked for, else the better of the extracted page and the feed's text."""
@@ -53,23 +32,6 @@ def article_html(story, source: str) -> tuple[str, str]:
         which, html = "feed", story.summary_html
     # Stored HTML was sanitized on the way in; cleaning again on the way out costs little and guards old rows.
     return which, nh3.clean(html, link_rel="noopener noreferrer nofollow")
-
-
-@login_required
-def story(request, story_id):
-    entry = get_object_or_404(Entry.objects.select_related("story__feed"), user=request.user, story_id=story_id)
-    if not entry.read:
-        entry.read = True
-        entry.save(update_fields=["read"])
-    filter_name = current_filter(request)
-    previous, following = stream.neighbours(entry, filter_name)
-    which, html = article_html(entry.story, request.GET.get("source", ""))
-    rating = Rating.objects.filter(user=request.user, story_id=story_id).values_list("value", flat=True).first()
-    return render(request, "reader/story.html", {
-        "entry": entry, "story": entry.story, "rating": rating, "filter": filter_name, "which": which,
-        "article_html": html, "previous": previous, "next": following,
-        "original": web_url(entry.story.url), "lead_image": web_url(entry.story.lead_image),
-    })
 
 
 def web_url(url: str) -> str:

@@ -67,3 +67,55 @@ def test_stopping_the_demo_stops_everything_it_started(tmp_path, stop):
                 os.kill(pid, signal.SIGKILL)
         if demo.poll() is None:
             demo.kill()
+
+
+@pytest.mark.timeout(240)
+def test_banner_comes_when_the_server_answers_and_the_console_stays_quiet(tmp_path):
+    """Issue 19, bug 10: the address is printed once it works; the workers' logs go to var/logs/."""
+    import urllib.request
+
+    port = free_port()
+    env = {**os.environ, "DEBUG": "1", "VAR_DIR": str(tmp_path), "FETCH_ALLOWED_NETWORKS": "127.0.0.1/32"}
+    for name in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "TEST_DATABASE_NAME"):
+        env.pop(name, None)
+    demo = subprocess.Popen([sys.executable, "manage.py", "rundemo", "--port", str(port),
+                             "--demo-port", str(free_port())], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    before = []
+    try:
+        for line in demo.stdout:
+            if "Reader on http://127.0.0.1:" in line:
+                banner = line
+                break
+            before.append(line)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/accounts/login/", timeout=5) as answer:
+            assert answer.status == 200
+        assert "an admin account" in banner and "'demo' / '" in banner
+        assert len([line for line in before if line.strip()]) <= 3, before  # no worker INFO lines
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and b"celery@" not in (tmp_path / "logs" / "worker.log").read_bytes():
+            time.sleep(0.5)
+        assert b"celery@" in (tmp_path / "logs" / "worker.log").read_bytes()
+    finally:
+        os.killpg(demo.pid, signal.SIGTERM)
+        demo.wait(60)
+
+
+@pytest.mark.django_db
+def test_demo_password_is_made_once_and_a_changed_one_is_kept(settings, tmp_path, monkeypatch):
+    """Issue 19, bug 11: a second `make run` keeps the password; one the owner changed is never reset."""
+    from django.contrib.auth.models import User
+
+    from reader.management.commands.rundemo import Command
+    from reader.tasks import fetch_feed
+
+    settings.VAR_DIR = tmp_path
+    monkeypatch.setattr(fetch_feed, "delay", lambda *args: None)
+    first = Command()._demo_account(8001)
+    demo = User.objects.get(username="demo")
+    assert first and demo.check_password(first) and demo.is_superuser
+    assert Command()._demo_account(8001) == first
+    demo.set_password("mine-and-only-mine-7")
+    demo.save()
+    assert Command()._demo_account(8001) is None
+    assert User.objects.get(username="demo").check_password("mine-and-only-mine-7")

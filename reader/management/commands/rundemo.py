@@ -1,4 +1,8 @@
-"""`make run`: migrate, create the demo account, serve the demo site, and run web + worker + beat."""
+"""`make run`: migrate, create the demo account, serve the demo site, and run web + worker + beat.
+
+The console stays quiet: the children's logs go to var/logs/ (`--verbose` shows them here), and the banner with
+the address and the demo password comes once the web server answers.
+"""
 from __future__ import annotations
 
 import os
@@ -8,6 +12,8 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
+from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -40,8 +46,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--port", type=int, default=8000)
         parser.add_argument("--demo-port", type=int, default=8001)
+        parser.add_argument("--verbose", action="store_true", help="show the server's and workers' logs here")
 
-    def handle(self, port, demo_port, **options):
+    def handle(self, port, demo_port, verbose=False, **options):
         if not settings.DEBUG:
             raise CommandError("rundemo is for development only (DEBUG=1); production runs gunicorn and celery")
         call_command("migrate", interactive=False, verbosity=0)
@@ -49,20 +56,51 @@ class Command(BaseCommand):
         threading.Thread(target=site.serve_forever, daemon=True).start()
         password = self._demo_account(demo_port)
         signal.signal(signal.SIGTERM, _interrupt)
-        children = self._start_children(port)
+        logs = None if verbose else settings.VAR_DIR / "logs"
+        children = self._start_children(port, logs)
         threading.Thread(target=self._seed_taste, daemon=True).start()
-        self.stdout.write(self.style.SUCCESS(
-            f"\nReader on http://127.0.0.1:{port}/  —  log in as {DEMO_USER!r} / {password!r}\n"
-            f"Demo news site on http://127.0.0.1:{demo_port}/ (Ctrl-C stops everything)\n"))
+        if self._answers(port, children):
+            self._banner(port, demo_port, password, logs)
         self._wait(children)
         site.shutdown()
 
-    def _demo_account(self, demo_port: int) -> str:
-        user, _ = get_user_model().objects.get_or_create(username=DEMO_USER, defaults={"is_staff": True,
-                                                                                        "is_superuser": True})
-        password = secrets.token_urlsafe(9)
-        user.set_password(password)
-        user.save()
+    def _banner(self, port: int, demo_port: int, password: str | None, logs: Path | None) -> None:
+        login = (f"log in as {DEMO_USER!r} / {password!r} (an admin account)" if password else
+                 f"log in as {DEMO_USER!r} with the password you gave it (an admin account; "
+                 f"`python manage.py changepassword {DEMO_USER}` sets a new one)")
+        where = f"Logs in {logs}/ (web, worker, beat); --verbose shows them here.\n" if logs else ""
+        self.stdout.write(self.style.SUCCESS(
+            f"\nReader on http://127.0.0.1:{port}/  —  {login}\n"
+            f"Demo news site on http://127.0.0.1:{demo_port}/ (Ctrl-C stops everything)\n{where}"))
+
+    @staticmethod
+    def _answers(port: int, children: list[subprocess.Popen], timeout: float = 180.0) -> bool:
+        """Wait until the web server answers (it takes a while to start); False if a child died first."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and all(child.poll() is None for child in children):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/accounts/login/", timeout=2):
+                    return True
+            except OSError:
+                time.sleep(0.3)
+        return False
+
+    def _demo_account(self, demo_port: int) -> str | None:
+        """The demo account's password if it is the one we made, None if its owner changed it (kept as it is)."""
+        user, created = get_user_model().objects.get_or_create(username=DEMO_USER, defaults={"is_staff": True,
+                                                                                              "is_superuser": True})
+        saved = settings.VAR_DIR / "demo-password"
+        known = saved.read_text().strip() if saved.exists() else ""
+        if known and user.check_password(known):
+            password = known
+        elif created or not user.has_usable_password():
+            password = secrets.token_urlsafe(9)
+            user.set_password(password)
+            user.save()
+            saved.touch(mode=0o600)
+            saved.write_text(password)
+        else:
+            password = None
         for slug, title in DESKS:
             feed, _ = subscribe(user, f"http://127.0.0.1:{demo_port}/feeds/{slug}.xml", folder="Demo")
             fetch_feed.delay(feed.id)
@@ -86,7 +124,7 @@ class Command(BaseCommand):
         finally:
             connection.close()
 
-    def _start_children(self, port: int) -> list[subprocess.Popen]:
+    def _start_children(self, port: int, logs: Path | None) -> list[subprocess.Popen]:
         python = [sys.executable]
         commands = [
             python + ["manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
@@ -94,7 +132,15 @@ class Command(BaseCommand):
                       "-l", "INFO", "--without-gossip", "--without-mingle"],
             python + ["-m", "celery", "-A", "reader", "beat", "-l", "INFO"],
         ]
-        return [subprocess.Popen(cmd, cwd=settings.BASE_DIR, env=os.environ.copy()) for cmd in commands]
+        if logs is None:
+            return [subprocess.Popen(cmd, cwd=settings.BASE_DIR, env=os.environ.copy()) for cmd in commands]
+        logs.mkdir(parents=True, exist_ok=True)
+        children = []
+        for name, cmd in zip(("web", "worker", "beat"), commands):
+            with open(logs / f"{name}.log", "ab") as log:  # the child keeps its own copy of the descriptor
+                children.append(subprocess.Popen(cmd, cwd=settings.BASE_DIR, env=os.environ.copy(), stdout=log,
+                                                 stderr=subprocess.STDOUT))
+        return children
 
     def _wait(self, children: list[subprocess.Popen]) -> None:
         try:

@@ -1,5 +1,6 @@
-// Good / bad / save buttons: change at once, tell the server, offer Undo, put things back if it fails.
+// Good / bad / save / read buttons: change at once, tell the server, offer Undo, put things back if it fails.
 import { postJSON } from "./api.js";
+import { toggleRead } from "./reading.js";
 import { show } from "./toast.js";
 
 const api = (storyId, what) => `/api/stories/${storyId}/${what}`;
@@ -66,6 +67,8 @@ export function install() {
     if (form.classList.contains("rate")) {
       const button = event.submitter ?? form.querySelector("button");
       rate(actions, button.dataset.rating);
+    } else if (form.classList.contains("read")) {
+      toggleRead(actions);
     } else {
       toggleSave(actions);
     }

@@ -1,5 +1,7 @@
-// Keyboard: j/k move, o/Enter open, g good, b bad, s save, u back, ? help.
+// Keyboard: j/k move, o/Enter open, v original, g good, b bad, s save, m read, A mark all, r refresh,
+// / search, u back, ? help.
 import { rate, toggleSave } from "./actions.js";
+import { openOriginal, submitForm, toggleRead } from "./reading.js";
 
 const typing = (el) => el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));
 
@@ -39,6 +41,11 @@ const commands = {
   g: () => withActions((a) => rate(a, "good")),
   b: () => withActions((a) => rate(a, "bad")),
   s: () => withActions(toggleSave),
+  m: () => withActions(toggleRead),
+  v: () => openOriginal(current()),
+  A: () => submitForm("[data-mark-all]"),
+  r: () => submitForm("[data-refresh]"),
+  "/": () => document.querySelector("[data-search]")?.focus(),
   u: () => document.querySelector("[data-back]")?.click(),
   "?": () => document.getElementById("shortcuts")?.showModal(),
 };
