@@ -27,8 +27,9 @@ class Story:
     domain: str = ""
 
     def __post_init__(self):
-        # Callers pass lists; a tuple keeps the story hashable and immutable.
-        object.__setattr__(self, "tags", tuple(t for t in (self.tags or ()) if t))
+        # Callers pass lists; a tuple keeps the story hashable and immutable. Tags come from feeds: anything
+        # but a non-blank string (a number, a dict from a hostile JSON field) is not a tag and is dropped.
+        object.__setattr__(self, "tags", tuple(t for t in (self.tags or ()) if isinstance(t, str) and t.strip()))
         if not self.domain and self.url:
             host = urlsplit(self.url).hostname or ""
             object.__setattr__(self, "domain", host.removeprefix("www."))

@@ -49,3 +49,9 @@ def test_features_are_the_same_whatever_the_process():
     # hashed with crc32, not Python's salted hash(): stored features stay valid across restarts
     f = featurize(Story(id=1, title="opec"))
     assert int(f.indices[0]) == 32047
+
+
+def test_tags_that_are_not_words_are_dropped_not_fatal():
+    story = Story(id=1, title="opec", tags=[7, None, {"term": "x"}, "  ", " Crude "])
+    assert story.tags == (" Crude ",)
+    assert [k for kind, k in zip(featurize(story).kinds, featurize(story).keys) if kind == "tag"] == ["crude"]
