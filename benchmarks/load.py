@@ -86,8 +86,8 @@ def populate() -> None:
             "created_at": "now()", "updated_at": "now()"})
         cur.execute("SELECT setval(pg_get_serial_sequence('reader_story', 'id'), %s)", [STORIES])
         cur.execute("SELECT setval(pg_get_serial_sequence('reader_feed', 'id'), %s)", [FEEDS])
-        cur.execute(f"INSERT INTO reader_subscription (user_id, feed_id, folder, created_at) "
-                    f"SELECT u.id, ((u.id * 7 + k * 37) % {FEEDS}) + 1, '', now() "
+        cur.execute(f"INSERT INTO reader_subscription (user_id, feed_id, folder, title, created_at) "
+                    f"SELECT u.id, ((u.id * 7 + k * 37) % {FEEDS}) + 1, '', '', now() "
                     f"FROM auth_user u, generate_series(0, {FEEDS_PER_USER - 1}) AS k")
         # Two million rows go in faster without their indexes, which are then built once, sorted.
         cur.execute("SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'reader_entry' "

@@ -59,5 +59,5 @@ urlpatterns = [
         template_name="registration/password_change_done.html"), name="password_change_done"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
-    path("favicon.ico", Favicon.as_view()),
+    path("favicon.ico", Favicon.as_view(), name="favicon"),
 ]
