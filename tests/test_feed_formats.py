@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from reader.parsing import NotAFeed, parse
+from reader.ingestion.parsing import NotAFeed, parse
 
 BASE = "http://news.example/feeds/main.xml"
 

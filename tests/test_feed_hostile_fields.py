@@ -10,7 +10,8 @@ import pytest
 from django.urls import reverse
 
 from feed_hostile_cases import CASES, XML, rss
-from reader import feeds, views
+from reader.ingestion import feeds
+from reader.web import views
 from reader.models import Feed, Story, Subscription
 from ui_factories import ann, client_ann, record_delay  # noqa: F401 (fixtures)
 

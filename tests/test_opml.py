@@ -7,7 +7,7 @@ from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 
 from reader.models import Feed, Story, Subscription, Entry
-from reader.opml import OpmlError, export_opml, import_opml
+from reader.ingestion.opml import OpmlError, export_opml, import_opml
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +33,7 @@ def user():
 def no_queue(monkeypatch):
     """Import queues first fetches after commit; here we only count them."""
     queued = []
-    monkeypatch.setattr("reader.opml._queue_first_fetch", queued.extend)
+    monkeypatch.setattr("reader.ingestion.opml._queue_first_fetch", queued.extend)
     return queued
 
 

@@ -9,7 +9,7 @@ from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
-from reader import stream
+from reader.web import stream
 from reader.models import Entry, Feed, Story
 from reader.tasks import fetch_feed
 from ui_factories import (ann, client_ann, make_entries, make_feed, make_story, make_user,  # noqa: F401
@@ -210,7 +210,7 @@ def test_search_finds_words_in_titles_and_full_text_of_own_stories_only(ann, cli
 @pytest.mark.parametrize("few, ask_us, plan", [(300, 75, "start from the matches"),
                                                (0, 10 ** 9, "walk, checking a list"), (0, 0, "walk, asking the index")])
 def test_every_search_plan_finds_the_same_stories_in_the_same_order(ann, client_ann, monkeypatch, few, ask_us, plan):
-    from reader import search
+    from reader.web import search
     monkeypatch.setattr(search, "FEW", few)
     monkeypatch.setattr(search, "ASK_US", ask_us)
     monkeypatch.setattr(search, "FEW_PG", 2000 if few else 0)  # PostgreSQL: look the matches up, or walk

@@ -10,9 +10,9 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
-from reader import opml_import
-from reader import subscribe as subscribing
-from reader import views
+from reader.ingestion import opml_import
+from reader.ingestion import subscribe as subscribing
+from reader.web import views
 from reader.models import Entry, Rating, Subscription
 from ui_factories import ann, client_ann, make_entries, make_feed, make_user, record_delay  # noqa: F401 (fixtures)
 

@@ -8,7 +8,7 @@ import uuid
 import pytest
 from django.test import Client
 
-from reader import fetching, politeness
+from reader.ingestion import fetching, politeness
 from reader.models import Subscription
 from ui_factories import ann, client_ann  # noqa: F401 (fixtures)
 
@@ -53,7 +53,7 @@ def test_widget_fetches_at_once_past_a_minute_of_booked_pages_and_books_nothing(
 
 def test_subscribe_form_fetches_at_once_past_booked_pages(server, busy_host, ann, client_ann, monkeypatch):
     server.add("/feed.xml", FEED, headers={"Content-Type": "application/rss+xml"})
-    monkeypatch.setattr("reader.views.fetch_feed.delay", lambda feed_id: None)
+    monkeypatch.setattr("reader.web.views.fetch_feed.delay", lambda feed_id: None)
     politeness.gate().bookings(busy_host, 60)
     response = client_ann.post("/subscriptions/", {"url": on(server, busy_host, "/feed.xml")})
     assert response.status_code == 302

@@ -49,7 +49,7 @@ def test_widget_errors_are_written_for_people(server, allow_loopback):
 
 def test_resubscribing_says_so_and_queues_no_fetch(ann, client_ann, monkeypatch):
     queued = []
-    monkeypatch.setattr("reader.views.fetch_feed.delay", queued.append)
+    monkeypatch.setattr("reader.web.views.fetch_feed.delay", queued.append)
     feed = make_feed(ann, "https://site.example/feed.xml")
     response = client_ann.post("/subscriptions/", {"url": feed.url}, follow=True)
     assert queued == []

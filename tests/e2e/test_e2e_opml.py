@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from e2e.browser import sign_up
 from e2e.news_site import STORIES, publish
-from reader import opml_import
+from reader.ingestion import opml_import
 from reader.models import Feed
 from reader.tasks import fetch_feed, fetch_story_page, import_opml
 

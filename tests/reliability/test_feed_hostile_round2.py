@@ -13,10 +13,11 @@ from django.test import Client
 from django.urls import reverse
 
 from feed_hostile_cases import CASES, XML, rss
-from reader import feeds, opml, views
+from reader.ingestion import feeds, opml
+from reader.web import views
 from reader.models import Feed, Story, Subscription
-from reader.parsing import parse
-from reader.subscribe import subscribe
+from reader.ingestion.parsing import parse
+from reader.ingestion.subscribe import subscribe
 
 from . import figures
 

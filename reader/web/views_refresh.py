@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 
 from . import ratelimit
 from .refresh import feeds_to_refresh
-from .tasks import fetch_feed
+from ..tasks import fetch_feed
 from .views import safe_next
 
 

@@ -13,7 +13,7 @@ from django.db import connection
 from django.db.models import Count, Max
 
 from . import stream
-from .models import Entry, Story
+from ..models import Entry, Story
 
 
 COUNTS_TTL = 60

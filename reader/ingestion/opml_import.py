@@ -12,7 +12,7 @@ from xml.etree import ElementTree
 from django.conf import settings
 
 from . import opml
-from .models import OpmlImport, Subscription
+from ..models import OpmlImport, Subscription
 from .subscribe import room_for
 
 MAX_PROBLEMS = 50  # problems kept to show; the count covers them all

@@ -23,7 +23,7 @@ from django.db import connection
 from django.utils.dateparse import parse_datetime
 
 from . import search
-from .models import Entry, Feed, Rating, Story, Subscription
+from ..models import Entry, Feed, Rating, Story, Subscription
 
 FILTERS = {
     "recommended": {"recommended": True},

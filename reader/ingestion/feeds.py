@@ -13,7 +13,7 @@ from django.utils import timezone
 from extraction.fetch import FetchError
 
 from . import fetching, schedule
-from .models import Entry, Feed, Story, Subscription
+from ..models import Entry, Feed, Story, Subscription
 from .parsing import NotAFeed, ParsedEntry, ParsedFeed, digest, normalised_link, parse, plain_text
 
 log = logging.getLogger(__name__)
