@@ -105,7 +105,7 @@ class Story(models.Model):
         """Plain text of best_html, for ranking and search."""
         if self.best_is_extracted:
             return self.extracted_text
-        from .ingestion.parsing import plain_text
+        from .ingestion.feed_fields import plain_text
 
         return plain_text(self.summary_html)
 

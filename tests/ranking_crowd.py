@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from reader.ranking.scores import crowd
+from reader.ranking import crowd
 from reader import queue
 from reader.models import Entry, Rating, Story
 from ui_factories import make_feed, make_user

@@ -4,7 +4,7 @@ from django.contrib.auth.models import User
 
 from reader.ingestion import feeds
 from reader.models import Entry, Story
-from reader.ingestion.parsing import normalised_link
+from reader.ingestion.feed_fields import normalised_link
 from reader.ingestion.subscribe import subscribe
 
 pytestmark = pytest.mark.django_db

@@ -4,7 +4,7 @@ import os
 import pytest
 from django.db import OperationalError
 
-from reader.ranking.scores import scores
+from reader.ranking import scores
 from reader import tasks
 from reader.ingestion.batches import FileBatches, RedisBatches
 from reader.models import Entry, Feed, Story, TasteModel

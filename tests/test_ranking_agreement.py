@@ -2,7 +2,7 @@
 (issue 18, item 2), not the model's fit on the ratings it was trained on."""
 import pytest
 
-from reader.ranking.scores import scores
+from reader.ranking import scores
 from reader.models import Entry, Rating
 from ranking_crowd import entries_for, make_desk, queued  # noqa: F401
 from ui_factories import make_user

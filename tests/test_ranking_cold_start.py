@@ -2,7 +2,7 @@
 newest first, and "recommended" needs a reason (issue 18, item 3)."""
 import pytest
 
-from reader.ranking.scores import scores
+from reader.ranking import scores
 from reader.web import stream
 from reader.models import Entry
 from ranking_crowd import crowd_likes_ferries, entries_for, make_desk, queued, snapshot  # noqa: F401

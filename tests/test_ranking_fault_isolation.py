@@ -7,7 +7,7 @@ import pytest
 import recommender
 from recommender.features import DIM
 
-from reader.ranking.scores import scores
+from reader.ranking import scores
 from reader.web.forms import RuleForm
 from reader.models import Entry, Rule, TasteModel
 from ranking_crowd import entries_for, make_desk

@@ -2,7 +2,7 @@
 import pytest
 from django.contrib.auth.models import User
 
-from reader.ranking.scores import crowd, scores
+from reader.ranking import crowd, scores
 from reader.models import Entry, Feed, Rating, Story, TasteModel
 
 pytestmark = pytest.mark.django_db

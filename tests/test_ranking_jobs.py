@@ -3,7 +3,7 @@ flight, and the crowd model is fitted by a periodic task and loaded from its sto
 import pytest
 import recommender
 
-from reader.ranking.scores import crowd, scores
+from reader.ranking import crowd, scores
 from reader.models import CrowdSnapshot, Entry, Rating, RankingJob, TasteModel
 from ranking_crowd import crowd_likes_ferries, entries_for, make_desk, queued, snapshot  # noqa: F401
 from ui_factories import make_user

@@ -2,7 +2,7 @@
 readers, before the next crowd fit, in bounded chunks."""
 import pytest
 
-from reader.ranking.scores import scores
+from reader.ranking import scores
 from reader.models import Entry, Rating
 from ranking_crowd import entries_for, make_desk, queued  # noqa: F401
 from ui_factories import make_user

@@ -3,7 +3,7 @@ import pytest
 import recommender
 from django.contrib.auth.models import User
 
-from reader.ranking.scores import crowd, scores
+from reader.ranking import crowd, scores
 from reader.models import Entry, Feed, Rating, Story
 
 pytestmark = pytest.mark.django_db

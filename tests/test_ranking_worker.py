@@ -2,7 +2,7 @@
 the story's other readers, a rule edit rescores without a refit, and the crowd is fitted by its own task."""
 import pytest
 
-from reader.ranking.scores import scores
+from reader.ranking import scores
 from reader.models import CrowdSnapshot, Entry, Rating, RankingJob, Rule, TasteModel
 from ranking_crowd import entries_for, make_desk
 from tests.conftest import wait_for

@@ -3,7 +3,7 @@ ratings, and once per rater, whose crowd prior must not contain their own votes.
 import pytest
 import recommender
 
-from reader.ranking.scores import scores
+from reader.ranking import scores
 from reader.models import Entry, Rating
 from ui_factories import make_feed, make_story, make_user
 

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from reader.ranking.scores import scores
+from reader.ranking import scores
 from reader.models import Rule
 from reader.ranking.taste_chart import agreement_chart
 from ui_factories import ann, client_ann, make_entries, make_feed, make_user  # noqa: F401

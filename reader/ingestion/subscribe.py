@@ -21,7 +21,8 @@ from extraction.fetch import FetchError
 from . import fetching
 from ..ranking import scores
 from ..models import Entry, Feed, Subscription
-from .parsing import NotAFeed, parse
+from .feed_fields import NotAFeed
+from .parsing import parse
 from .politeness import HostBusy
 
 FEED_TYPES = {
