@@ -12,6 +12,7 @@ from reader.ingestion import feeds
 from reader.web import stream
 from reader.models import Feed, Subscription
 from reader.ingestion.opml import export_opml, import_opml
+from ui_factories import record_sends
 from reader.ingestion.subscribe import subscribe
 
 pytestmark = pytest.mark.django_db
@@ -29,7 +30,7 @@ def opml(*outlines):
 
 @pytest.fixture(autouse=True)
 def no_queue(monkeypatch):
-    monkeypatch.setattr("reader.ingestion.opml._queue_first_fetch", lambda ids: None)
+    record_sends(monkeypatch, "reader.tasks.fetch_feed")
 
 
 @pytest.fixture

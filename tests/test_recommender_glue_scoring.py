@@ -33,10 +33,10 @@ def test_each_user_scores_the_shared_batch_with_their_own_taste(monkeypatch):
     scores.score_stories([s.id for s in new])
 
     assert len(prepared) == 3  # one batch each for ann and bob, one shared by carl and dora
-    def scores(user):
+    def scores_of(user):
         by_story = dict(Entry.objects.filter(user=user, story__in=new).values_list("story_id", "score"))
         return [by_story[s.id] for s in new]
-    ann_ferry, ann_football = scores(ann)
-    bob_ferry, bob_football = scores(bob)
+    ann_ferry, ann_football = scores_of(ann)
+    bob_ferry, bob_football = scores_of(bob)
     assert ann_ferry > ann_football and bob_football > bob_ferry
     assert Entry.objects.get(user=ann, story=new[0]).reasons  # the shown reasons are kept

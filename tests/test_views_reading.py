@@ -11,9 +11,8 @@ from django.utils import timezone
 
 from reader.web import stream
 from reader.models import Entry, Feed, Story
-from reader.tasks import fetch_feed
 from ui_factories import (ann, client_ann, make_entries, make_feed, make_story, make_user,  # noqa: F401
-                          record_delay)
+                          record_sends)
 
 pytestmark = pytest.mark.django_db
 
@@ -163,7 +162,7 @@ def test_refresh_now_queues_stale_feeds_after_commit_and_is_rate_limited(
     Feed.objects.filter(id=stale.id).update(last_fetched_at=now - timedelta(hours=12))
     Feed.objects.filter(id=fresh.id).update(last_fetched_at=now - timedelta(seconds=10))
     Feed.objects.filter(id=busy.id).update(locked_until=now + timedelta(minutes=2))
-    queued = record_delay(monkeypatch, fetch_feed)
+    queued = record_sends(monkeypatch, "reader.tasks.fetch_feed")
     with django_capture_on_commit_callbacks() as callbacks:
         response = client_ann.post("/refresh", {"next": "/?filter=all"})
         assert queued == []  # nothing is sent before the request's transaction commits
@@ -221,7 +220,7 @@ def test_every_search_plan_finds_the_same_stories_in_the_same_order(ann, client_
         Entry.objects.create(user=ann, story=make_story(feed, n, summary_html=f"<p>{text}</p>"), score=n / 10,
                              read=n == 3)
     if connection.vendor == "sqlite":  # PostgreSQL's planner makes this choice itself
-        assert search._sqlite_plan('"ferry"', 1) == plan
+        assert search._sqlite_plan('"ferry"', 1, stream.PAGE_SIZE) == plan
     for sort, expected in (("score", ["Story 5", "Story 3", "Story 1"]), ("newest", ["Story 1", "Story 3", "Story 5"])):
         seen, url = [], f"/?filter=all&q=ferry&sort={sort}"
         while url:

@@ -15,6 +15,7 @@ from django.core.validators import URLValidator
 from django.db import transaction
 from django.utils import timezone
 
+from .. import queue
 from ..ranking import scores
 from ..models import Entry, Feed, Story, Subscription
 
@@ -115,15 +116,9 @@ def import_opml(user, data: bytes) -> ImportReport:
     Entry.objects.bulk_create([Entry(user=user, story_id=sid) for sid in stories.values_list("id", flat=True)],
                               ignore_conflicts=True)
     scores.queue_retrain(user.id)
-    transaction.on_commit(lambda: _queue_first_fetch(report.new_feed_ids))
+    for feed_id in report.new_feed_ids:
+        queue.send(queue.FETCH_FEED, feed_id)
     return report
-
-
-def _queue_first_fetch(feed_ids: list[int]) -> None:
-    from ..tasks import fetch_feed
-
-    for feed_id in feed_ids:
-        fetch_feed.delay(feed_id)
 
 
 def export_opml(user) -> bytes:

@@ -9,7 +9,6 @@ import nh3
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -17,12 +16,12 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
+from .. import queue
 from . import api
 from ..ingestion import opml, opml_import as opml_imports, subscribe as subscribing
 from ..ranking import scores
 from .forms import FolderForm, OpmlForm, RuleForm, SignupForm, SubscribeForm
 from ..models import Entry, OpmlImport, Rating, Rule, Subscription
-from ..tasks import fetch_feed, import_opml
 from ..ranking.taste_chart import agreement_chart
 
 def article_html(story, source: str) -> tuple[str, str]:
@@ -89,7 +88,7 @@ def add_subscription(request, form):
     if not created:  # nothing new to fetch: the feed is already on its schedule
         messages.info(request, f"You already follow {feed}")
         return redirect("subscriptions")
-    fetch_feed.delay(feed.id)
+    queue.send(queue.FETCH_FEED, feed.id)
     messages.success(request, f"Subscribed to {feed}")
     return redirect(progress_url([feed.id]))
 
@@ -141,7 +140,7 @@ def opml_import(request):
             messages.error(request, problem)
         return redirect("subscriptions")
     job = opml_imports.create(request.user, form.cleaned_data["file"].read())
-    transaction.on_commit(lambda: import_opml.delay(job.id))
+    queue.send(queue.IMPORT_OPML, job.id)
     return redirect("opml_import_status", import_id=job.id)
 
 
