@@ -1,7 +1,7 @@
 """Glue between the database and recommender/: ratings in, per-user models and entry scores out.
 
 Ratings are the source of truth. A model that cannot be loaded is rebuilt from them, in a worker: web
-requests only read stored models and queue work (see ranking_jobs). One user's broken model or rule never
+requests only read stored models and queue work (see reader.queue). One user's broken model or rule never
 stops another's scores: each user is scored on their own, and a failure falls back to the crowd and feed
 priors for that user alone.
 """
