@@ -73,15 +73,15 @@ class Evaluation:
 
     def rank(self, reader, k, rated, window):
         labels = reader.labels[window]
-        community = self.community_before(reader.web.stream[window[0]])
-        crowd = community.with_crowd_model(self.crowd_model_before(reader.web.stream[window[0]]))
-        train = [(self.features[reader.web.stream[o]], bool(reader.labels[o])) for o in rated]
+        community = self.community_before(reader.stream[window[0]])
+        crowd = community.with_crowd_model(self.crowd_model_before(reader.stream[window[0]]))
+        train = [(self.features[reader.stream[o]], bool(reader.labels[o])) for o in rated]
         others = community.excluding(train)  # what the glue passes for a user who has rated
-        candidates = [self.features[p] for p in reader.web.stream[window]]
+        candidates = [self.features[p] for p in reader.stream[window]]
         y = reader.labels[rated]
         scores = {"newest": window.astype(float),
                   "popularity": recommender.prepare(candidates, others).crowd.sum(axis=1),
-                  "tfidf_lr": self._tfidf_lr(reader.web.stream[rated], y, reader.web.stream[window]),
+                  "tfidf_lr": self._tfidf_lr(reader.stream[rated], y, reader.stream[window]),
                   "ceiling": reader.truth[window]}
         plain = recommender.fit(train, subscribed_feeds=reader.desks)
         scores["ours_no_community"] = plain.predict(candidates)
@@ -96,10 +96,10 @@ class Evaluation:
 
     def live(self, prior, reader, window):
         """The prior with the other readers' votes on the ranked stories (the reader's own taken out)."""
-        own = dict(zip(reader.web.stream[reader.rated].tolist(), reader.labels[reader.rated].tolist()))
+        own = dict(zip(reader.stream[reader.rated].tolist(), reader.labels[reader.rated].tolist()))
         return prior.with_story_votes(
             (self.features[p].story_id, self.good[p] - (own.get(p) is True), self.bad[p] - (own.get(p) is False))
-            for p in reader.web.stream[window].tolist())
+            for p in reader.stream[window].tolist())
 
     def community_before(self, position):
         """All readers' votes on the stories published before the corpus story at ``position``."""
@@ -133,7 +133,7 @@ class Evaluation:
         for reader in self.readers:
             for k in KS:
                 if (chosen := ranked_window(reader, k)) is not None:
-                    tasks.append((self.night_before(reader.web.stream[chosen[1][0]]), reader.id, k, chosen))
+                    tasks.append((self.night_before(reader.stream[chosen[1][0]]), reader.id, k, chosen))
         readers = {reader.id: reader for reader in self.readers}
         for _, reader_id, k, (rated, window) in sorted(tasks, key=lambda task: task[:3]):
             scores, labels = self.rank(readers[reader_id], k, rated, window)

@@ -177,7 +177,7 @@ def evaluate_reader(reader, params, items, concepts, appeal, population, n_sampl
     offsets = np.unique(np.concatenate([np.r_[rated, window] for _, rated, window in tasks]))
     where = {o: i for i, o in enumerate(offsets)}
     pool_index = {c: i for i, c in enumerate(params["pool"])}
-    counts = [Counter(concepts[reader.web.stream[o]]) for o in offsets]
+    counts = [Counter(concepts[reader.stream[o]]) for o in offsets]
     relevant = np.array(sorted({pool_index[c] for cs in counts for c in cs}))
     rel_col = {params["pool"][j]: i for i, j in enumerate(relevant)}
     x = np.zeros((len(offsets), len(relevant)))
@@ -185,7 +185,7 @@ def evaluate_reader(reader, params, items, concepts, appeal, population, n_sampl
         for c, n in cs.items():
             x[row, rel_col[c]] = n
     base = np.array([sum(appeal.get(c, 0) * n for c, n in cs.items()) for cs in counts])
-    desk_of = np.array([reader.desks.index(items[reader.web.stream[o]].desk) for o in offsets])
+    desk_of = np.array([reader.desks.index(items[reader.stream[o]].desk) for o in offsets])
     true_affinity = np.array([params["affinity"][d] for d in reader.desks])
     nd, affinity_var = len(reader.desks), population.desk_affinity ** 2
     good = reader.labels[offsets]

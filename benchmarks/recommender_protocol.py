@@ -16,7 +16,7 @@ def ranked_window(reader, k):
     if len(rated) < k:
         return None
     window = np.arange(rated[-1] + 1, rated[-1] + 1 + HORIZON)
-    if window[-1] >= len(reader.web.stream):
+    if window[-1] >= len(reader.stream):
         return None
     labels = reader.labels[window]
     if labels.all() or not labels.any():

@@ -103,7 +103,7 @@ def community_votes(readers, n_items):
     """Every reader's ratings summed per story: (good, bad) counts by corpus position."""
     good, bad = np.zeros(n_items, int), np.zeros(n_items, int)
     for reader in readers:
-        positions = reader.web.stream[reader.rated]
+        positions = reader.stream[reader.rated]
         labels = reader.labels[reader.rated]
         np.add.at(good, positions[labels], 1)
         np.add.at(bad, positions[~labels], 1)
