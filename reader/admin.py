@@ -10,8 +10,8 @@ from django.utils.timesince import timesince
 
 import extraction
 
-from .models import Entry, Feed, Rating, Rule, Story, Subscription, TasteModel
 from . import queue
+from .models import Entry, Feed, Rating, Rule, Story, Subscription, TasteModel
 
 
 def method_choices():

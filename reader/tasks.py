@@ -19,10 +19,10 @@ from django.utils import timezone
 from extraction.fetch import FetchError
 
 from .ingestion import articles, feeds, healing, opml_import, politeness
-from .ranking import crowd, scores
 from .ingestion.batches import batches
-from .models import Feed, Story
 from .ingestion.politeness import HostBusy
+from .models import Feed, Story
+from .ranking import crowd, scores
 
 BATCH = 1000
 MAX_PER_TICK = 50_000  # a beat tick every 30 s then queues up to ~1,600 feeds/s: a million feeds every 10 min

@@ -12,8 +12,8 @@ from django.utils import timezone
 
 from extraction.fetch import FetchError
 
-from . import fetching, schedule
 from ..models import Entry, Feed, Story, Subscription
+from . import fetching, schedule
 from .feed_fields import NotAFeed, ParsedEntry, ParsedFeed, digest, normalised_link, plain_text
 from .parsing import parse
 

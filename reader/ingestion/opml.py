@@ -16,8 +16,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from .. import queue
-from ..ranking import scores
 from ..models import Entry, Feed, Story, Subscription
+from ..ranking import scores
 
 FOLDER_SEPARATOR = "/"
 MAX_FOLDER_DEPTH = 20  # deeper outlines are read into the 20th folder; a folder path is 200 characters anyway

@@ -18,9 +18,9 @@ from extraction import ExtractionError
 from extraction.document import parse as parse_html
 from extraction.fetch import FetchError
 
-from . import fetching
-from ..ranking import scores
 from ..models import Entry, Feed, Subscription
+from ..ranking import scores
+from . import fetching
 from .feed_fields import NotAFeed
 from .parsing import parse
 from .politeness import HostBusy

@@ -14,9 +14,9 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from . import crowd
 from .. import queue
 from ..models import Entry, Rating, Rule, Subscription, TasteModel
+from . import crowd
 from .story_features import features, update_from_values
 
 log = logging.getLogger(__name__)

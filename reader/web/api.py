@@ -13,10 +13,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 import extraction
 
-from . import extract_demo, ratelimit, reading, stream
-from ..ranking import scores
-from .api_errors import ApiError
 from ..models import Entry, Feed, Rating, Story
+from ..ranking import scores
+from . import extract_demo, ratelimit, reading, stream
+from .api_errors import ApiError
 
 RATINGS = {"good": Rating.GOOD, "bad": Rating.BAD, None: None}
 RATING_NAMES = {Rating.GOOD: "good", Rating.BAD: "bad", None: None}

@@ -14,8 +14,8 @@ import extraction
 from extraction.fetch import FetchError
 
 from ..ingestion import fetching
-from .api_errors import ApiError
 from ..ingestion.politeness import HostBusy
+from .api_errors import ApiError
 
 HTML_TYPES = {"", "text/html", "application/xhtml+xml"}
 # FetchError kinds -> the HTTP status of our answer. The site's failures (502, 504) are logged as warnings.

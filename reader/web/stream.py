@@ -22,8 +22,8 @@ from datetime import datetime, timedelta, timezone
 from django.db import connection
 from django.utils.dateparse import parse_datetime
 
-from . import search
 from ..models import Entry, Feed, Rating, Story, Subscription
+from . import search
 
 FILTERS = {
     "recommended": {"recommended": True},

@@ -17,12 +17,12 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from .. import queue
-from . import api
 from ..ingestion import opml, opml_import as opml_imports, subscribe as subscribing
-from ..ranking import scores
-from .forms import FolderForm, OpmlForm, RuleForm, SignupForm, SubscribeForm
 from ..models import Entry, OpmlImport, Rating, Rule, Subscription
+from ..ranking import scores
 from ..ranking.taste_chart import agreement_chart
+from . import api
+from .forms import FolderForm, OpmlForm, RuleForm, SignupForm, SubscribeForm
 
 def article_html(story, source: str) -> tuple[str, str]:
     """(which, html): what the reader asked for, else the better of the extracted page and the feed's text."""
