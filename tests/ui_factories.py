@@ -58,9 +58,9 @@ def record_sends(monkeypatch, task: str) -> list:
     sending them to the broker; other tasks' messages go on. reader.queue sends them when the transaction commits."""
     sent, send_task = [], queue.app.send_task
 
-    def record(name, args=(), **options):
+    def record(name, args=(), *rest, **options):
         if name != task:
-            return send_task(name, args, **options)
+            return send_task(name, args, *rest, **options)
         sent.append(args[0] if len(args) == 1 else tuple(args))
 
     monkeypatch.setattr(queue.app, "send_task", record)
