@@ -31,7 +31,7 @@ from django.utils import timezone  # noqa: E402
 
 from throwaway_db import throwaway_database, timed  # noqa: E402
 
-from reader import stream  # noqa: E402
+from reader.web import stream  # noqa: E402
 from reader.models import Entry, Feed, Story  # noqa: E402
 
 

@@ -356,7 +356,7 @@ def step_costs(args, port: int, samples: int = 60) -> tuple[list[tuple], float]:
     from io import BytesIO
 
     import extraction
-    from reader import fetching, feeds, parsing
+    from reader.ingestion import fetching, feeds, parsing
     from reader.models import Feed
 
     site = Site(args.feeds, args.stories, args.hosts, port)

@@ -30,7 +30,7 @@ from django.utils import timezone  # noqa: E402
 
 from throwaway_db import throwaway_database, timed  # noqa: E402
 
-from reader import search, stream  # noqa: E402
+from reader.web import search, stream  # noqa: E402
 from reader.models import Entry, Feed, Story  # noqa: E402
 
 VOCABULARY = [f"w{i}" for i in range(20_000)]

@@ -10,8 +10,8 @@ from django.utils.timesince import timesince
 
 import extraction
 
+from . import queue
 from .models import Entry, Feed, Rating, Rule, Story, Subscription, TasteModel
-from .tasks import fetch_feed
 
 
 def method_choices():
@@ -109,7 +109,7 @@ class FeedAdmin(admin.ModelAdmin):
     def fetch_now(self, request, queryset):
         ids = list(queryset.values_list("id", flat=True))
         for feed_id in ids:
-            fetch_feed.delay(feed_id)
+            queue.send(queue.FETCH_FEED, feed_id)
         self.message_user(request, f"Queued {len(ids)} feed(s) for fetching.", messages.SUCCESS)
 
 

@@ -48,7 +48,7 @@ app.conf.update(
         "schedule-due-feeds": {"task": "reader.tasks.schedule_due_feeds", "schedule": 30.0},
         # The crowd model is fitted here, never in a web request; processes load the stored snapshot.
         "fit-crowd": {"task": "reader.tasks.fit_crowd", "schedule": 300.0},
-        # Queues again what a dead worker's broker lost (reader/healing.py).
+        # Queues again what a dead worker's broker lost (reader/ingestion/healing.py).
         "heal-stuck-work": {"task": "reader.tasks.heal_stuck_work", "schedule": settings.HEAL_EVERY},
     },
 )

@@ -62,7 +62,7 @@ class Story(models.Model):
     extraction_method = models.CharField(max_length=40, blank=True)
     extraction_status = models.CharField(max_length=10, choices=Extraction.choices, default=Extraction.PENDING)
     extraction_error = models.TextField(blank=True)
-    # Stamped when the page task is queued, for the healing sweep (reader/healing.py) to find pages whose
+    # Stamped when the page task is queued, for the healing sweep (reader/ingestion/healing.py) to find pages whose
     # message a dead worker or its broker lost.
     page_due_at = models.DateTimeField(null=True, blank=True, help_text="when its queued page task was due to run")
     page_batch = models.CharField(max_length=32, blank=True, help_text="the scoring batch its page task ticks off")
@@ -105,7 +105,7 @@ class Story(models.Model):
         """Plain text of best_html, for ranking and search."""
         if self.best_is_extracted:
             return self.extracted_text
-        from .parsing import plain_text
+        from .ingestion.feed_fields import plain_text
 
         return plain_text(self.summary_html)
 

@@ -71,18 +71,18 @@ ROOT_URLCONF = "reader.urls"
 WSGI_APPLICATION = "reader.wsgi.application"
 
 TEMPLATES = [
-    {   # the reader's pages (see reader/jinja.py)
+    {   # the reader's pages (see reader/web/jinja.py)
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "DIRS": [BASE_DIR / "templates" / "jinja2"],
         "APP_DIRS": False,
         "OPTIONS": {
-            "environment": "reader.jinja.environment",
+            "environment": "reader.web.jinja.environment",
             "context_processors": [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "reader.context_processors.csrf",
-                "reader.context_processors.unread",
-                "reader.context_processors.names",
+                "reader.web.context_processors.csrf",
+                "reader.web.context_processors.unread",
+                "reader.web.context_processors.names",
             ],
         },
     },
@@ -213,13 +213,13 @@ if REDIS_URL:
                           "KEY_PREFIX": "reader"}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-MIDDLEWARE.insert(1, "reader.middleware.ContentSecurityPolicyMiddleware")
+MIDDLEWARE.insert(1, "reader.web.middleware.ContentSecurityPolicyMiddleware")
 # Anonymous POST /api/extract: at most this many requests per client per window (seconds).
 EXTRACT_RATE_LIMIT = int(os.environ.get("EXTRACT_RATE_LIMIT", "20"))
 EXTRACT_RATE_WINDOW = int(os.environ.get("EXTRACT_RATE_WINDOW", "60"))
 # The client address for rate limits comes from X-Forwarded-For only behind a trusted proxy.
 CLIENT_IP_FROM_PROXY = env_bool("BEHIND_PROXY")
-CSRF_FAILURE_VIEW = "reader.api.csrf_failure"
+CSRF_FAILURE_VIEW = "reader.web.api.csrf_failure"
 
 # --- Reliability (issue 8): the rest of an HTTPS deployment's settings, from the environment (off by default,
 # as they bind every subdomain to HTTPS); with these set, `manage.py check --deploy` has nothing to warn about.
@@ -252,16 +252,16 @@ TRUSTED_PROXY_HOPS = env_number("TRUSTED_PROXY_HOPS", 1, 1)
 # Login throttling (django-axes): after LOGIN_FAILURE_LIMIT failed logins, the account is locked, and so is the
 # address, each on its own, for LOGIN_LOCKOUT_MINUTES; a successful login resets the count.
 INSTALLED_APPS.append("axes")
-AUTHENTICATION_BACKENDS = ["reader.ratelimit.LoginThrottleBackend", "django.contrib.auth.backends.ModelBackend"]
+AUTHENTICATION_BACKENDS = ["reader.web.ratelimit.LoginThrottleBackend", "django.contrib.auth.backends.ModelBackend"]
 MIDDLEWARE.append("axes.middleware.AxesMiddleware")
 AXES_FAILURE_LIMIT = env_number("LOGIN_FAILURE_LIMIT", 10, 1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_number("LOGIN_LOCKOUT_MINUTES", 15.0, 0.1))
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each counted on its own
 AXES_RESET_ON_SUCCESS = True
-AXES_CLIENT_IP_CALLABLE = "reader.ratelimit.client_address"
+AXES_CLIENT_IP_CALLABLE = "reader.web.ratelimit.client_address"
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 # A 502 or 504 from the public extractor that the fetched site caused is a warning in the log, not our error.
-LOGGING.setdefault("filters", {})["site_faults"] = {"()": "reader.api_errors.SiteFaultsAsWarnings"}
+LOGGING.setdefault("filters", {})["site_faults"] = {"()": "reader.web.api_errors.SiteFaultsAsWarnings"}
 LOGGING.setdefault("loggers", {}).setdefault("django.request", {}).setdefault("filters", []).append("site_faults")
 # django-axes logs every successful login's reset at INFO; its lockouts are warnings, and those are kept.
 AXES_VERBOSE = False

@@ -18,10 +18,11 @@ from django.utils import timezone
 
 from extraction.fetch import FetchError
 
-from . import articles, crowd, feeds, healing, opml_import, politeness, ranking
-from .batches import batches
+from .ingestion import articles, feeds, healing, opml_import, politeness
+from .ingestion.batches import batches
+from .ingestion.politeness import HostBusy
 from .models import Feed, Story
-from .politeness import HostBusy
+from .ranking import crowd, scores
 
 BATCH = 1000
 MAX_PER_TICK = 50_000  # a beat tick every 30 s then queues up to ~1,600 feeds/s: a million feeds every 10 min
@@ -170,19 +171,19 @@ def score_if_last(batch: str, story_id: int) -> None:
 
 @shared_task
 def heal_stuck_work() -> int:
-    """The healing sweep (reader/healing.py), run by the beat."""
+    """The healing sweep (reader/ingestion/healing.py), run by the beat."""
     healed = healing.heal(queue_pages=queue_pages, finish_page=score_if_last, queue_feed=fetch_feed.delay)
     return len(healed.pages) + len(healed.given_up) + len(healed.feeds)
 
 
 @shared_task
 def score_stories(story_ids: list[int]) -> int:
-    return ranking.score_stories(story_ids)
+    return scores.score_stories(story_ids)
 
 
 @shared_task
 def retrain_user(user_id: int) -> bool:
-    return ranking.retrain(user_id)
+    return scores.retrain(user_id)
 
 
 @shared_task(soft_time_limit=1800, time_limit=1900, **DB_RETRY)
@@ -192,12 +193,12 @@ def import_opml(import_id: int) -> None:
 
 @shared_task
 def rescore_user(user_id: int) -> bool:
-    return ranking.rescore(user_id)
+    return scores.rescore(user_id)
 
 
 @shared_task
 def rescore_story_readers(story_id: int, after_user: int = 0) -> None:
-    for last in ranking.rescore_story_readers(story_id, after_user):  # more readers left: the next chunk
+    for last in scores.rescore_story_readers(story_id, after_user):  # more readers left: the next chunk
         rescore_story_readers.apply_async((story_id, last))
 
 

@@ -5,7 +5,7 @@ from django.urls import include, path, register_converter
 from django.urls.converters import IntConverter
 from django.views.generic import RedirectView
 
-from . import api, api_reading, views, views_reading, views_refresh
+from .web import api, api_reading, views, views_reading, views_refresh
 
 
 

@@ -83,7 +83,7 @@ def server():
 @pytest.fixture
 def allow_loopback(settings):
     """Tests allow 127.0.0.1 explicitly; the default setting refuses it."""
-    from reader import fetching
+    from reader.ingestion import fetching
 
     settings.FETCH_ALLOWED_NETWORKS = "127.0.0.1/32"
     fetching.policy.cache_clear()

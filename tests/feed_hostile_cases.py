@@ -6,7 +6,7 @@ import json
 
 from django.utils import timezone
 
-from reader.parsing import EARLIEST
+from reader.ingestion.feed_fields import EARLIEST
 
 XML = {"Content-Type": "application/rss+xml"}
 JSON = {"Content-Type": "application/feed+json"}

@@ -7,7 +7,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from reader import crowd, ranking_jobs
+from reader.ranking import crowd
+from reader import queue
 from reader.models import Entry, Rating, Story
 from ui_factories import make_feed, make_user
 
@@ -55,5 +56,5 @@ def snapshot():
 def queued(monkeypatch):
     """The ranking tasks sent, as (name, args), in order, instead of sending them."""
     sent = []
-    monkeypatch.setattr(ranking_jobs.app, "send_task", lambda name, args, **options: sent.append((name, tuple(args))))
+    monkeypatch.setattr(queue.app, "send_task", lambda name, args, **options: sent.append((name, tuple(args))))
     return sent

@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 
 import extraction
-from reader import fetching
+from reader.ingestion import fetching
 
 pytestmark = pytest.mark.django_db
 

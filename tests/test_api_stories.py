@@ -4,7 +4,7 @@ import json
 import pytest
 from django.test import Client
 
-from reader import stream
+from reader.web import stream
 from reader.models import Entry, Rating
 from ui_factories import ann, client_ann, make_entries, make_feed, make_user  # noqa: F401 (fixtures)
 

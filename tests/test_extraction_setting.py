@@ -4,7 +4,7 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import SystemCheckError
 
-from reader import articles
+from reader.ingestion import articles
 from reader.models import Feed, Story
 
 pytestmark = pytest.mark.django_db

@@ -4,7 +4,7 @@ import socket
 import pytest
 
 import hostile
-from reader import articles, feeds
+from reader.ingestion import articles, feeds
 from reader.models import Feed, Story
 
 pytestmark = pytest.mark.django_db
@@ -57,7 +57,7 @@ def test_bad_feed_response_is_recorded_and_loses_nothing(server, good_feed, case
 
 def test_host_that_never_answers_is_recorded(good_feed, settings):
     settings.FETCH_READ_TIMEOUT = 0.5
-    from reader import fetching
+    from reader.ingestion import fetching
     fetching.policy.cache_clear()
     with socket.socket() as silent:
         silent.bind(("127.0.0.1", 0))

@@ -2,10 +2,10 @@
 import pytest
 from django.contrib.auth.models import User
 
-from reader import feeds
+from reader.ingestion import feeds
 from reader.models import Entry, Story
-from reader.parsing import normalised_link
-from reader.subscribe import subscribe
+from reader.ingestion.feed_fields import normalised_link
+from reader.ingestion.subscribe import subscribe
 
 pytestmark = pytest.mark.django_db
 

@@ -6,9 +6,9 @@ stored as one story; so were items sharing a guid but not their link.
 import pytest
 from django.contrib.auth.models import User
 
-from reader import feeds
+from reader.ingestion import feeds
 from reader.models import Entry, Story
-from reader.subscribe import subscribe
+from reader.ingestion.subscribe import subscribe
 
 pytestmark = pytest.mark.django_db
 

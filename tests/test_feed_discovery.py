@@ -5,7 +5,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from reader.models import Subscription
-from reader.subscribe import Candidate, DiscoveryError, discover, subscribe_url
+from reader.ingestion.subscribe import Candidate, DiscoveryError, discover, subscribe_url
 
 pytestmark = pytest.mark.django_db
 

@@ -3,7 +3,8 @@ import json
 
 import pytest
 
-from reader.parsing import NotAFeed, parse
+from reader.ingestion.feed_fields import NotAFeed
+from reader.ingestion.parsing import parse
 
 BASE = "http://news.example/feeds/main.xml"
 

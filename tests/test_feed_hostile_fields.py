@@ -10,9 +10,9 @@ import pytest
 from django.urls import reverse
 
 from feed_hostile_cases import CASES, XML, rss
-from reader import feeds, views
+from reader.ingestion import feeds
 from reader.models import Feed, Story, Subscription
-from ui_factories import ann, client_ann, record_delay  # noqa: F401 (fixtures)
+from ui_factories import ann, client_ann, record_sends  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +41,7 @@ def test_a_hostile_field_is_dropped_or_clamped_and_noted_and_the_entry_kept(serv
 
 @pytest.mark.parametrize("case", CASES)
 def test_the_subscribe_form_takes_a_feed_with_a_hostile_field(serve, client_ann, ann, monkeypatch, case):
-    record_delay(monkeypatch, views.fetch_feed)
+    record_sends(monkeypatch, "reader.tasks.fetch_feed")
     response = client_ann.post(reverse("subscriptions"), {"url": serve(case), "folder": ""})
     assert response.status_code == 302 and Subscription.objects.filter(user=ann).count() == 1
 

@@ -2,9 +2,9 @@
 import pytest
 from django.contrib.auth.models import User
 
-from reader import feeds
+from reader.ingestion import feeds
 from reader.models import Entry, Feed, Story
-from reader.subscribe import subscribe
+from reader.ingestion.subscribe import subscribe
 
 RSS = """<?xml version="1.0"?><rss version="2.0"><channel><title>Test desk</title><link>{base}</link>
 <item><title>First story</title><link>{base}/a</link><guid>a</guid><description>Teaser A</description></item>

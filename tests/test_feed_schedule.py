@@ -3,7 +3,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from reader import feeds, schedule
+from reader.ingestion import feeds, schedule
 from reader.models import Feed
 
 NOW = datetime(2024, 6, 1, 12, 0, tzinfo=timezone.utc)

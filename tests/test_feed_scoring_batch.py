@@ -4,8 +4,9 @@ import os
 import pytest
 from django.db import OperationalError
 
-from reader import ranking, tasks
-from reader.batches import FileBatches, RedisBatches
+from reader.ranking import scores
+from reader import tasks
+from reader.ingestion.batches import FileBatches, RedisBatches
 from reader.models import Entry, Feed, Story, TasteModel
 from ui_factories import make_feed, make_story, make_user
 
@@ -107,7 +108,7 @@ def test_scoring_a_batch_writes_its_scores_and_creates_a_missing_model_without_r
         Entry.objects.create(user=user, story=story, score=-1.0, reasons=["not scored yet"])
     assert not TasteModel.objects.filter(user=user).exists()
 
-    assert ranking.score_stories([s.id for s in new]) == 2
+    assert scores.score_stories([s.id for s in new]) == 2
 
     assert TasteModel.objects.filter(user=user).exists()
     scored = Entry.objects.filter(user=user, story__in=new)

@@ -4,8 +4,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from reader import articles, feeds
-from reader.jinja import ago
+from reader.ingestion import articles, feeds
+from reader.web.jinja import ago
 from reader.models import Feed, Story
 
 pytestmark = pytest.mark.django_db

@@ -5,7 +5,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from reader import feeds, tasks
+from reader.ingestion import feeds
+from reader import tasks
 from reader.models import Feed, Story
 
 pytestmark = pytest.mark.django_db

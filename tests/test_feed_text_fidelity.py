@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from reader.parsing import first_entries, parse
+from reader.ingestion.parsing import first_entries, parse
 
 BASE = "http://news.example/feed"
 

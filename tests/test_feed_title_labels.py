@@ -8,10 +8,12 @@ from defusedxml.ElementTree import fromstring
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from reader import feeds, stream
+from reader.ingestion import feeds
+from reader.web import stream
 from reader.models import Feed, Subscription
-from reader.opml import export_opml, import_opml
-from reader.subscribe import subscribe
+from reader.ingestion.opml import export_opml, import_opml
+from ui_factories import record_sends
+from reader.ingestion.subscribe import subscribe
 
 pytestmark = pytest.mark.django_db
 POISON = "Your bank: log in again at evil.example"
@@ -28,7 +30,7 @@ def opml(*outlines):
 
 @pytest.fixture(autouse=True)
 def no_queue(monkeypatch):
-    monkeypatch.setattr("reader.opml._queue_first_fetch", lambda ids: None)
+    record_sends(monkeypatch, "reader.tasks.fetch_feed")
 
 
 @pytest.fixture

@@ -73,7 +73,7 @@ os.environ["DJANGO_SETTINGS_MODULE"] = "reader.settings"
 django.setup()
 from django.core.management import call_command
 call_command("migrate", verbosity=0)
-from reader import articles, feeds
+from reader.ingestion import articles, feeds
 from reader.models import Feed, Story
 
 feed = Feed.objects.create(url=LOCAL + "/feed.xml")

@@ -6,8 +6,8 @@ import uuid
 
 import pytest
 
-from reader import politeness
-from reader.politeness import FileGate, HostBusy, RedisGate
+from reader.ingestion import politeness
+from reader.ingestion.politeness import FileGate, HostBusy, RedisGate
 
 DELAY, HOLD = 0.3, 1.0
 

@@ -1,4 +1,4 @@
-"""The healing sweep (reader/healing.py) queues again the pages and feeds a dead worker's broker lost,
+"""The healing sweep (reader/ingestion/healing.py) queues again the pages and feeds a dead worker's broker lost,
 once, and leaves work that is merely waiting alone."""
 from datetime import timedelta
 
@@ -6,8 +6,9 @@ import pytest
 from django.utils import timezone
 
 from conftest import wait_for
-from reader import healing, politeness, tasks
-from reader.batches import batches
+from reader.ingestion import healing, politeness
+from reader import tasks
+from reader.ingestion.batches import batches
 from reader.models import Entry, Feed, Rule, Story
 from ui_factories import make_feed, make_story, make_user
 

@@ -3,8 +3,8 @@ import pytest
 from django.contrib.auth.models import User
 
 from reader.models import Entry, Story, TasteModel
-from reader.ranking import rate
-from reader.subscribe import subscribe
+from reader.ranking.scores import rate
+from reader.ingestion.subscribe import subscribe
 from reader.tasks import fetch_feed
 from tests.conftest import wait_for
 

@@ -7,7 +7,8 @@ from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 
 from reader.models import Feed, Story, Subscription, Entry
-from reader.opml import OpmlError, export_opml, import_opml
+from reader.ingestion.opml import OpmlError, export_opml, import_opml
+from ui_factories import record_sends
 
 pytestmark = pytest.mark.django_db
 
@@ -32,9 +33,7 @@ def user():
 @pytest.fixture(autouse=True)
 def no_queue(monkeypatch):
     """Import queues first fetches after commit; here we only count them."""
-    queued = []
-    monkeypatch.setattr("reader.opml._queue_first_fetch", queued.extend)
-    return queued
+    return record_sends(monkeypatch, "reader.tasks.fetch_feed")
 
 
 def test_nested_folders_are_kept_and_failures_reported(user, django_capture_on_commit_callbacks, no_queue):

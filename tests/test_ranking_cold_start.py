@@ -2,7 +2,8 @@
 newest first, and "recommended" needs a reason (issue 18, item 3)."""
 import pytest
 
-from reader import ranking, stream
+from reader.ranking import scores
+from reader.web import stream
 from reader.models import Entry
 from ranking_crowd import crowd_likes_ferries, entries_for, make_desk, queued, snapshot  # noqa: F401
 from ui_factories import make_user
@@ -18,7 +19,7 @@ def test_new_stories_for_a_new_reader_are_ranked_by_the_crowd_with_reasons(snaps
     unrated = stories["ferry"][4:] + stories["football"][4:]
     entries_for(dora, unrated)
 
-    ranking.score_stories([s.id for s in unrated])  # as the worker does when the stories arrive
+    scores.score_stories([s.id for s in unrated])  # as the worker does when the stories arrive
 
     by_subject = {subject: [Entry.objects.get(user=dora, story=s) for s in stories[subject][4:]]
                   for subject in stories}
@@ -35,7 +36,7 @@ def test_without_any_crowd_nothing_is_recommended_and_equal_scores_are_newest_fi
     everything = sorted(stories["ferry"] + stories["football"], key=lambda s: s.published)
     entries_for(dora, everything)
 
-    ranking.score_stories([s.id for s in everything])
+    scores.score_stories([s.id for s in everything])
 
     entries = Entry.objects.filter(user=dora)
     assert len({e.score for e in entries}) == 1  # nothing tells these stories apart yet
@@ -51,7 +52,7 @@ def test_without_any_crowd_nothing_is_recommended_and_equal_scores_are_newest_fi
 
 
 def test_subscribing_queues_one_retrain_which_scores_the_feed(queued, django_capture_on_commit_callbacks):
-    from reader.subscribe import subscribe
+    from reader.ingestion.subscribe import subscribe
 
     dora = make_user("dora")
     feed, _ = make_desk()
@@ -61,7 +62,7 @@ def test_subscribing_queues_one_retrain_which_scores_the_feed(queued, django_cap
         subscribe(dora, feed.url)  # already subscribed: nothing more
 
     assert queued == [("reader.tasks.retrain_user", (dora.id,))]
-    ranking.retrain(dora.id)
+    scores.retrain(dora.id)
     entries = Entry.objects.filter(user=dora)
     assert len(entries) == 12 and all(e.score != 0.5 for e in entries)  # scored by the feed prior
 

@@ -7,8 +7,8 @@ import pytest
 import recommender
 from recommender.features import DIM
 
-from reader import ranking
-from reader.forms import RuleForm
+from reader.ranking import scores
+from reader.web.forms import RuleForm
 from reader.models import Entry, Rule, TasteModel
 from ranking_crowd import entries_for, make_desk
 from ui_factories import make_user
@@ -42,9 +42,9 @@ def test_a_rule_the_recommender_refuses_skips_that_rule_only(caplog):
     Rule.objects.create(user=ann, kind="word", value="ferry", action="hide")
     Entry.objects.update(score=-1.0)
 
-    with caplog.at_level(logging.WARNING, logger="reader.ranking"):
-        ranking.score_stories([s.id for s in shared])
-        ranking.retrain(ann.id)
+    with caplog.at_level(logging.WARNING, logger="reader.ranking.scores"):
+        scores.score_stories([s.id for s in shared])
+        scores.retrain(ann.id)
 
     assert not Entry.objects.filter(score=-1.0).exists()  # everyone's entries scored
     hidden = Entry.objects.get(user=ann, story=stories["ferry"][0])
@@ -63,8 +63,8 @@ def test_a_broken_model_falls_back_to_the_priors_for_that_user_and_others_are_sc
     TasteModel.objects.create(user=bob, data=broken.to_bytes())  # loads, but cannot score
     Entry.objects.update(score=-1.0, reasons=["unscored"])
 
-    with caplog.at_level(logging.ERROR, logger="reader.ranking"):
-        ranking.score_stories([s.id for s in shared])
+    with caplog.at_level(logging.ERROR, logger="reader.ranking.scores"):
+        scores.score_stories([s.id for s in shared])
 
     assert not Entry.objects.filter(score=-1.0).exists()
     assert all(0 < e.score < 1 for e in Entry.objects.filter(user=bob))  # the priors' score, not the default

@@ -3,7 +3,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from reader import stream
+from reader.web import stream
 
 
 @pytest.mark.parametrize("cursor", ["0.5_1", "0.5_x_1", "nan_0_1", "inf_0_1", "0.5_0_0", "0.5_0_99999999999999999999",

@@ -2,7 +2,7 @@
 import pytest
 from django.contrib.auth.models import User
 
-from reader import crowd, ranking
+from reader.ranking import crowd, scores
 from reader.models import Entry, Feed, Rating, Story, TasteModel
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +30,7 @@ def test_own_ratings_rank_the_feed_and_are_not_called_other_readers(feed_with_st
     for story in stories["football"][:4]:
         Rating.objects.create(user=ann, story=story, value=Rating.BAD)
     crowd.forget()
-    ranking.retrain(ann.id)
+    scores.retrain(ann.id)
 
     unrated = Entry.objects.filter(user=ann, story__in=stories["space"][4:] + stories["football"][4:])
     order = [e.story.title.split()[0] for e in unrated.select_related("story").order_by("-score")]
@@ -46,5 +46,5 @@ def test_unreadable_model_is_rebuilt_from_ratings(feed_with_stories):
     Entry.objects.bulk_create([Entry(user=bob, story=s) for s in stories["space"]])
     Rating.objects.create(user=bob, story=stories["space"][0], value=Rating.GOOD)
     TasteModel.objects.create(user=bob, data=b"not a model", rating_count=1)
-    model = ranking.load_model(bob.id)
+    model = scores.load_model(bob.id)
     assert model.good_ratings == 1 and TasteModel.objects.get(user=bob).data != b"not a model"

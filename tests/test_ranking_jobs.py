@@ -3,7 +3,7 @@ flight, and the crowd model is fitted by a periodic task and loaded from its sto
 import pytest
 import recommender
 
-from reader import crowd, ranking
+from reader.ranking import crowd, scores
 from reader.models import CrowdSnapshot, Entry, Rating, RankingJob, TasteModel
 from ranking_crowd import crowd_likes_ferries, entries_for, make_desk, queued, snapshot  # noqa: F401
 from ui_factories import make_user
@@ -62,14 +62,14 @@ def test_a_burst_of_ratings_queues_one_retrain_and_ratings_during_it_one_more(qu
     _, stories = make_desk(ann)
     with django_capture_on_commit_callbacks(execute=True):
         for story in stories["ferry"][:3]:
-            ranking.rate(ann, story.id, Rating.GOOD)
+            scores.rate(ann, story.id, Rating.GOOD)
     retrains = lambda: [args for name, args in queued if name == "reader.tasks.retrain_user"]  # noqa: E731
     assert retrains() == [(ann.id,)]
 
-    ranking.retrain(ann.id)  # the task starts: ratings from now on need another run
+    scores.retrain(ann.id)  # the task starts: ratings from now on need another run
     with django_capture_on_commit_callbacks(execute=True):
         for story in stories["football"][:3]:
-            ranking.rate(ann, story.id, Rating.BAD)
+            scores.rate(ann, story.id, Rating.BAD)
     assert retrains() == [(ann.id,), (ann.id,)]
     assert RankingJob.objects.filter(key=f"retrain:{ann.id}").count() == 1
 
@@ -78,7 +78,7 @@ def test_a_rule_edit_rescores_the_feed_without_refitting(client, fits, queued, d
     ann = make_user("ann")
     _, stories = make_desk(ann)
     entries_for(ann, stories["ferry"] + stories["football"])
-    ranking.retrain(ann.id)
+    scores.retrain(ann.id)
     version = TasteModel.objects.get(user=ann).version
     fits.clear()
     client.force_login(ann)
@@ -86,7 +86,7 @@ def test_a_rule_edit_rescores_the_feed_without_refitting(client, fits, queued, d
     with django_capture_on_commit_callbacks(execute=True):
         client.post("/taste/rules", {"kind": "word", "value": "derby", "action": "hide"})
     assert queued == [("reader.tasks.rescore_user", (ann.id,))]
-    ranking.rescore(ann.id)
+    scores.rescore(ann.id)
 
     assert fits == [] and TasteModel.objects.get(user=ann).version == version
     hidden = Entry.objects.filter(user=ann, story__in=stories["football"])

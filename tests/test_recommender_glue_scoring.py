@@ -3,7 +3,7 @@ ratings, and once per rater, whose crowd prior must not contain their own votes.
 import pytest
 import recommender
 
-from reader import ranking
+from reader.ranking import scores
 from reader.models import Entry, Rating
 from ui_factories import make_feed, make_story, make_user
 
@@ -21,7 +21,7 @@ def test_each_user_scores_the_shared_batch_with_their_own_taste(monkeypatch):
         Rating.objects.create(user=ann, story=story, value=Rating.GOOD if ferry else Rating.BAD)
         Rating.objects.create(user=bob, story=story, value=Rating.BAD if ferry else Rating.GOOD)
     for user in (ann, bob, carl, dora):
-        ranking.retrain(user.id)
+        scores.retrain(user.id)
     new = [make_story(feed, 10 + i, title=TOPICS[i], tags=[TOPICS[i].split()[0]]) for i in range(2)]
     for user in (ann, bob, carl, dora):
         for story in new:
@@ -30,13 +30,13 @@ def test_each_user_scores_the_shared_batch_with_their_own_taste(monkeypatch):
     original = recommender.prepare
     monkeypatch.setattr(recommender, "prepare", lambda *a, **k: prepared.append(1) or original(*a, **k))
 
-    ranking.score_stories([s.id for s in new])
+    scores.score_stories([s.id for s in new])
 
     assert len(prepared) == 3  # one batch each for ann and bob, one shared by carl and dora
-    def scores(user):
+    def scores_of(user):
         by_story = dict(Entry.objects.filter(user=user, story__in=new).values_list("story_id", "score"))
         return [by_story[s.id] for s in new]
-    ann_ferry, ann_football = scores(ann)
-    bob_ferry, bob_football = scores(bob)
+    ann_ferry, ann_football = scores_of(ann)
+    bob_ferry, bob_football = scores_of(bob)
     assert ann_ferry > ann_football and bob_football > bob_ferry
     assert Entry.objects.get(user=ann, story=new[0]).reasons  # the shown reasons are kept

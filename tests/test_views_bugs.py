@@ -60,7 +60,7 @@ def test_admin_shows_the_fetch_interval_readably_and_names_the_default_method(ad
 
 def test_names_in_reasons_and_rules_are_shown_as_the_feed_wrote_them():
     """Bug 5: the recommender keeps names lower-cased; the pages show them as the stories write them."""
-    from reader.as_written import Names
+    from reader.web.as_written import Names
     from reader.models import Entry, Rule, Story
     from ui_factories import make_feed, make_story, make_user
 

@@ -43,7 +43,7 @@ def test_feed_shows_title_feed_snippet_liking_and_reasons(ann, client_ann):
 
 
 def test_feed_pages_by_cursor_and_partial_returns_only_items(ann, client_ann, monkeypatch):
-    from reader import stream
+    from reader.web import stream
     monkeypatch.setattr(stream, "PAGE_SIZE", 2)
     make_entries(ann, make_feed(ann), [0.9, 0.8, 0.7])
     first = client_ann.get("/?filter=all").content.decode()

@@ -9,11 +9,10 @@ from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
-from reader import stream
+from reader.web import stream
 from reader.models import Entry, Feed, Story
-from reader.tasks import fetch_feed
 from ui_factories import (ann, client_ann, make_entries, make_feed, make_story, make_user,  # noqa: F401
-                          record_delay)
+                          record_sends)
 
 pytestmark = pytest.mark.django_db
 
@@ -163,7 +162,7 @@ def test_refresh_now_queues_stale_feeds_after_commit_and_is_rate_limited(
     Feed.objects.filter(id=stale.id).update(last_fetched_at=now - timedelta(hours=12))
     Feed.objects.filter(id=fresh.id).update(last_fetched_at=now - timedelta(seconds=10))
     Feed.objects.filter(id=busy.id).update(locked_until=now + timedelta(minutes=2))
-    queued = record_delay(monkeypatch, fetch_feed)
+    queued = record_sends(monkeypatch, "reader.tasks.fetch_feed")
     with django_capture_on_commit_callbacks() as callbacks:
         response = client_ann.post("/refresh", {"next": "/?filter=all"})
         assert queued == []  # nothing is sent before the request's transaction commits
@@ -210,7 +209,7 @@ def test_search_finds_words_in_titles_and_full_text_of_own_stories_only(ann, cli
 @pytest.mark.parametrize("few, ask_us, plan", [(300, 75, "start from the matches"),
                                                (0, 10 ** 9, "walk, checking a list"), (0, 0, "walk, asking the index")])
 def test_every_search_plan_finds_the_same_stories_in_the_same_order(ann, client_ann, monkeypatch, few, ask_us, plan):
-    from reader import search
+    from reader.web import search
     monkeypatch.setattr(search, "FEW", few)
     monkeypatch.setattr(search, "ASK_US", ask_us)
     monkeypatch.setattr(search, "FEW_PG", 2000 if few else 0)  # PostgreSQL: look the matches up, or walk
@@ -221,7 +220,7 @@ def test_every_search_plan_finds_the_same_stories_in_the_same_order(ann, client_
         Entry.objects.create(user=ann, story=make_story(feed, n, summary_html=f"<p>{text}</p>"), score=n / 10,
                              read=n == 3)
     if connection.vendor == "sqlite":  # PostgreSQL's planner makes this choice itself
-        assert search._sqlite_plan('"ferry"', 1) == plan
+        assert search._sqlite_plan('"ferry"', 1, stream.PAGE_SIZE) == plan
     for sort, expected in (("score", ["Story 5", "Story 3", "Story 1"]), ("newest", ["Story 1", "Story 3", "Story 5"])):
         seen, url = [], f"/?filter=all&q=ferry&sort={sort}"
         while url:

@@ -10,11 +10,10 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
-from reader import opml_import
-from reader import subscribe as subscribing
-from reader import views
+from reader.ingestion import opml_import
+from reader.ingestion import subscribe as subscribing
 from reader.models import Entry, Rating, Subscription
-from ui_factories import ann, client_ann, make_entries, make_feed, make_user, record_delay  # noqa: F401 (fixtures)
+from ui_factories import ann, client_ann, make_entries, make_feed, make_user, record_sends  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +27,7 @@ class Candidate:
 
 @pytest.fixture
 def queued(monkeypatch):
-    return record_delay(monkeypatch, views.fetch_feed)
+    return record_sends(monkeypatch, "reader.tasks.fetch_feed")
 
 
 class DiscoveryError(Exception):
@@ -48,9 +47,11 @@ def found(monkeypatch, *candidates):
     monkeypatch.setattr(subscribing, "DiscoveryError", DiscoveryError, raising=False)
 
 
-def test_one_feed_found_subscribes_fetches_and_shows_progress(ann, client_ann, monkeypatch, queued):
+def test_one_feed_found_subscribes_fetches_and_shows_progress(ann, client_ann, monkeypatch, queued,
+                                                              django_capture_on_commit_callbacks):
     found(monkeypatch, Candidate("https://site.example/rss", "Site news"))
-    response = client_ann.post("/subscriptions/", {"url": "https://site.example/", "folder": "Local"})
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client_ann.post("/subscriptions/", {"url": "https://site.example/", "folder": "Local"})
     subscription = Subscription.objects.get(user=ann)
     assert subscription.feed.url == "https://site.example/rss" and subscription.folder == "Local"
     assert queued == [subscription.feed_id]
@@ -69,10 +70,13 @@ def test_several_feeds_found_lets_the_user_choose(ann, client_ann, monkeypatch, 
     assert Subscription.objects.get(user=ann).feed.url == "https://site.example/sport.xml"
 
 
-def test_nothing_found_or_bad_address_explains_itself(client_ann, monkeypatch, queued):
+def test_nothing_found_or_bad_address_explains_itself(client_ann, monkeypatch, queued,
+                                                      django_capture_on_commit_callbacks):
     found(monkeypatch)
-    assert "no feed found at" in client_ann.post("/subscriptions/", {"url": "https://empty.example/"}).content.decode()
-    page = client_ann.post("/subscriptions/", {"url": "javascript:alert(1)"}).content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        empty = client_ann.post("/subscriptions/", {"url": "https://empty.example/"}).content.decode()
+        page = client_ann.post("/subscriptions/", {"url": "javascript:alert(1)"}).content.decode()
+    assert "no feed found at" in empty
     assert "errorlist" in page
     assert not Subscription.objects.exists() and queued == []
 
@@ -117,7 +121,7 @@ OPML = b"""<?xml version="1.0"?><opml version="2.0"><head><title>mine</title></h
 
 def import_in_worker(client, upload, monkeypatch, capture):
     """Post the file; run the import task it queues as the worker would (the task calls opml_import.run)."""
-    imports = record_delay(monkeypatch, views.import_opml)
+    imports = record_sends(monkeypatch, "reader.tasks.import_opml")
     with capture(execute=True):
         response = client.post("/subscriptions/import", {"file": upload})
     with capture(execute=True):

@@ -7,9 +7,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from reader import ranking
+from reader.ranking import scores
 from reader.models import Rule
-from reader.taste_chart import agreement_chart
+from reader.ranking.taste_chart import agreement_chart
 from ui_factories import ann, client_ann, make_entries, make_feed, make_user  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -29,22 +29,22 @@ SUMMARY = SimpleNamespace(
 
 @pytest.fixture(autouse=True)
 def summary(monkeypatch):
-    monkeypatch.setattr(ranking, "stored_model", lambda user_id: None)
-    monkeypatch.setattr(ranking, "agreement", lambda user_id: SUMMARY.agreement)
-    monkeypatch.setattr(ranking, "taste_summary", lambda user_id, model: SUMMARY, raising=False)
-    monkeypatch.setattr(ranking, "teach_me", lambda user_id, k, model: [], raising=False)
+    monkeypatch.setattr(scores, "stored_model", lambda user_id: None)
+    monkeypatch.setattr(scores, "agreement", lambda user_id: SUMMARY.agreement)
+    monkeypatch.setattr(scores, "taste_summary", lambda user_id, model: SUMMARY, raising=False)
+    monkeypatch.setattr(scores, "teach_me", lambda user_id, k, model: [], raising=False)
 
 
 @pytest.fixture
 def rescored(monkeypatch):
     calls = []
-    monkeypatch.setattr(ranking, "queue_rescore", calls.append)
+    monkeypatch.setattr(scores, "queue_rescore", calls.append)
     return calls
 
 
 def test_taste_page_shows_features_chart_and_teach_me(ann, client_ann, monkeypatch):
     entries = make_entries(ann, make_feed(ann), [0.5, 0.5, 0.5])
-    monkeypatch.setattr(ranking, "teach_me", lambda user_id, k, model: [entries[2].story_id, entries[0].story_id],
+    monkeypatch.setattr(scores, "teach_me", lambda user_id, k, model: [entries[2].story_id, entries[0].story_id],
                         raising=False)
     html = client_ann.get("/taste/").content.decode()
     assert "ferry" in html and "mira holm" in html and "transfer rumours" in html

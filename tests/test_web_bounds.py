@@ -6,10 +6,10 @@ import time
 import pytest
 from django.test import Client
 
-from reader import opml_import
+from reader.ingestion import opml_import
 from reader.models import OpmlImport, Subscription
-from reader.subscribe import COMMON_PATHS, DiscoveryError, discover
-from ui_factories import ann, client_ann, make_feed  # noqa: F401 (fixtures)
+from reader.ingestion.subscribe import COMMON_PATHS, DiscoveryError, discover
+from ui_factories import ann, client_ann, make_feed, record_sends  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db
 PARAGRAPH = "<p>Paragraph of a long story, with words enough to read like the body of an article.</p>"
@@ -84,7 +84,7 @@ def test_subscribe_form_stops_at_the_per_user_limit(ann, client_ann, settings, m
     make_feed(ann, "https://a.example/feed")
     make_feed(ann, "https://b.example/feed")
     make_feed(None, "https://c.example/feed")  # known: subscribing fetches nothing
-    monkeypatch.setattr("reader.views.fetch_feed.delay", lambda feed_id: None)
+    record_sends(monkeypatch, "reader.tasks.fetch_feed")
     response = client_ann.post("/subscriptions/", {"url": "https://c.example/feed"})
     assert response.status_code == 200 and "the most this server allows" in response.content.decode()
     assert Subscription.objects.filter(user=ann).count() == 2
@@ -92,7 +92,7 @@ def test_subscribe_form_stops_at_the_per_user_limit(ann, client_ann, settings, m
 
 def test_opml_import_stops_at_the_per_user_limit_and_says_so(ann, settings, monkeypatch):
     settings.MAX_FEEDS_PER_USER, settings.OPML_IMPORT_BATCH = 3, 2
-    monkeypatch.setattr("reader.opml._queue_first_fetch", lambda ids: None)
+    record_sends(monkeypatch, "reader.tasks.fetch_feed")
     make_feed(ann, "https://known.example/feed")
     outlines = "".join(f'<outline type="rss" text="F{i}" xmlUrl="https://f{i}.example/feed"/>' for i in range(5))
     data = (f'<?xml version="1.0"?><opml version="2.0"><body><outline text="Folder">{outlines}</outline>'

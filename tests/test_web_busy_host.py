@@ -8,9 +8,9 @@ import uuid
 import pytest
 from django.test import Client
 
-from reader import fetching, politeness
+from reader.ingestion import fetching, politeness
 from reader.models import Subscription
-from ui_factories import ann, client_ann  # noqa: F401 (fixtures)
+from ui_factories import ann, client_ann, record_sends  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db
 PAGE = ("<html><head><title>Busy</title></head><body><article><h1>A busy site</h1>"
@@ -53,7 +53,7 @@ def test_widget_fetches_at_once_past_a_minute_of_booked_pages_and_books_nothing(
 
 def test_subscribe_form_fetches_at_once_past_booked_pages(server, busy_host, ann, client_ann, monkeypatch):
     server.add("/feed.xml", FEED, headers={"Content-Type": "application/rss+xml"})
-    monkeypatch.setattr("reader.views.fetch_feed.delay", lambda feed_id: None)
+    record_sends(monkeypatch, "reader.tasks.fetch_feed")
     politeness.gate().bookings(busy_host, 60)
     response = client_ann.post("/subscriptions/", {"url": on(server, busy_host, "/feed.xml")})
     assert response.status_code == 302

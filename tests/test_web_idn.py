@@ -6,9 +6,9 @@ import pytest
 from django.test import Client
 
 from extraction.fetch import FetchError, FetchPolicy, StaticHosts, fetch, parse_networks
-from reader import feeds, fetching
+from reader.ingestion import feeds, fetching
 from reader.models import Feed, Subscription
-from ui_factories import ann, client_ann  # noqa: F401 (fixtures)
+from ui_factories import ann, client_ann, record_sends  # noqa: F401 (fixtures)
 
 HOST = "bücher.example"
 PUNYCODE = "xn--bcher-kva.example"
@@ -68,7 +68,7 @@ def test_widget_extracts_an_idn_page(server, idn_host):
 @pytest.mark.django_db
 def test_subscribe_form_and_fetch_feed_take_an_idn_feed(server, idn_host, ann, client_ann, monkeypatch):
     server.add("/feed.xml", FEED, headers={"Content-Type": "application/rss+xml"})
-    monkeypatch.setattr("reader.views.fetch_feed.delay", lambda feed_id: None)
+    record_sends(monkeypatch, "reader.tasks.fetch_feed")
     response = client_ann.post("/subscriptions/", {"url": idn_url(server, "/feed.xml")})
     assert response.status_code == 302, response.content.decode()[:2000]
     feed = Subscription.objects.get(user=ann).feed

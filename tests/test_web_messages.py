@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from reader.models import Feed
 from conftest import ROOT
-from ui_factories import ann, client_ann, make_feed  # noqa: F401 (fixtures)
+from ui_factories import ann, client_ann, make_feed, record_sends  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db
 
@@ -47,11 +47,11 @@ def test_widget_errors_are_written_for_people(server, allow_loopback):
         assert "HTTPConnection" not in message and "Errno" not in message and '("' not in message
 
 
-def test_resubscribing_says_so_and_queues_no_fetch(ann, client_ann, monkeypatch):
-    queued = []
-    monkeypatch.setattr("reader.views.fetch_feed.delay", queued.append)
+def test_resubscribing_says_so_and_queues_no_fetch(ann, client_ann, monkeypatch, django_capture_on_commit_callbacks):
+    queued = record_sends(monkeypatch, "reader.tasks.fetch_feed")
     feed = make_feed(ann, "https://site.example/feed.xml")
-    response = client_ann.post("/subscriptions/", {"url": feed.url}, follow=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client_ann.post("/subscriptions/", {"url": feed.url}, follow=True)
     assert queued == []
     assert f"You already follow {feed}" in response.content.decode()
 

@@ -6,7 +6,7 @@ import time
 import pytest
 from django.test import Client, RequestFactory
 
-from reader.ratelimit import UNKNOWN, client_address
+from reader.web.ratelimit import UNKNOWN, client_address
 
 PROXY = "10.0.0.2"
 

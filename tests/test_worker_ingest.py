@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 import hostile
 from conftest import wait_for
 from reader.models import Entry, Feed, Story
-from reader.subscribe import subscribe
+from reader.ingestion.subscribe import subscribe
 from reader.tasks import fetch_feed
 
 pytestmark = pytest.mark.integration

@@ -11,6 +11,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
+from reader import queue
 from reader.models import Entry, Feed, Story, Subscription
 
 
@@ -52,8 +53,15 @@ def client_ann(ann):
     return client
 
 
-def record_delay(monkeypatch, task) -> list:
-    """Keep the task's .delay() calls in a list instead of sending them to the broker."""
-    calls = []
-    monkeypatch.setattr(task, "delay", lambda *args: calls.append(args[0] if len(args) == 1 else args))
-    return calls
+def record_sends(monkeypatch, task: str) -> list:
+    """Keep the messages for the task named ``task`` (each one's argument, or its arguments) in a list instead of
+    sending them to the broker; other tasks' messages go on. reader.queue sends them when the transaction commits."""
+    sent, send_task = [], queue.app.send_task
+
+    def record(name, args=(), *rest, **options):
+        if name != task:
+            return send_task(name, args, *rest, **options)
+        sent.append(args[0] if len(args) == 1 else tuple(args))
+
+    monkeypatch.setattr(queue.app, "send_task", record)
+    return sent

@@ -6,9 +6,10 @@ from playwright.sync_api import expect
 
 from e2e.browser import sign_up
 from e2e.news_site import STORIES, publish
-from reader import opml_import
+from reader import queue
+from reader.ingestion import opml_import
 from reader.models import Feed
-from reader.tasks import fetch_feed, fetch_story_page, import_opml
+from reader.tasks import fetch_feed, fetch_story_page
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -20,10 +21,18 @@ OPML = """<?xml version="1.0" encoding="utf-8"?>
 
 
 def test_import_shows_progress_then_export_lists_the_feeds(page, server, allow_loopback, tmp_path, monkeypatch):
-    queued = []
-    monkeypatch.setattr(fetch_feed, "delay", queued.append)  # this test fetches in-process, below
+    queued, send_task = [], queue.app.send_task
+
+    def send(name, args=(), *rest, **options):
+        if name == queue.FETCH_FEED:
+            queued.append(args[0])  # this test fetches in-process, below
+        elif name == queue.IMPORT_OPML:
+            opml_import.run(*args)  # the import task, run by the web thread here
+        else:
+            return send_task(name, args, *rest, **options)
+
+    monkeypatch.setattr(queue.app, "send_task", send)
     monkeypatch.setattr(fetch_story_page, "delay", lambda story_id: None)
-    monkeypatch.setattr(import_opml, "delay", opml_import.run)  # the import task, run by the web thread here
     harbour = publish(server, "/harbour.xml", STORIES[:3], "Harbour Gazette")
     football = publish(server, "/football.xml", STORIES[3:], "Football weekly")
     opml_file = tmp_path / "feeds.opml"

@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.db.models import Count
 
-from reader import feeds
+from reader.ingestion import feeds
 from reader.models import Entry, Feed, Story, Subscription
 
 from .figures import record

@@ -13,10 +13,11 @@ from django.test import Client
 from django.urls import reverse
 
 from feed_hostile_cases import CASES, XML, rss
-from reader import feeds, opml, views
+from reader.ingestion import feeds, opml
 from reader.models import Feed, Story, Subscription
-from reader.parsing import parse
-from reader.subscribe import subscribe
+from reader.ingestion.parsing import parse
+from ui_factories import record_sends
+from reader.ingestion.subscribe import subscribe
 
 from . import figures
 
@@ -30,7 +31,7 @@ def row(kind: str, attempts: int, outcome: str) -> None:
 
 @pytest.fixture
 def web(monkeypatch):
-    monkeypatch.setattr(views.fetch_feed, "delay", lambda *args: None)
+    record_sends(monkeypatch, "reader.tasks.fetch_feed")
     client = Client(raise_request_exception=False)
     client.force_login(User.objects.create_user("round2"))
     return client
@@ -96,7 +97,7 @@ def test_dedupe_keeps_distinct_stories(server, allow_loopback, kind):
 
 @pytest.mark.parametrize("depth", [3_000, 100_000])
 def test_deep_opml(monkeypatch, depth):
-    monkeypatch.setattr(opml, "_queue_first_fetch", lambda ids: None)
+    record_sends(monkeypatch, "reader.tasks.fetch_feed")
     data = (b'<opml version="2.0"><body>' + b'<outline text="f">' * depth
             + b'<outline type="rss" text="Deep" xmlUrl="http://deep.example/feed"/>' + b"</outline>" * depth
             + b"</body></opml>")
@@ -106,7 +107,7 @@ def test_deep_opml(monkeypatch, depth):
 
 
 def test_opml_title_poisoning(server, allow_loopback, monkeypatch):
-    monkeypatch.setattr(opml, "_queue_first_fetch", lambda ids: None)
+    record_sends(monkeypatch, "reader.tasks.fetch_feed")
     url = server.add("/t", rss())
     poison = "Your bank: log in again at evil.example"
     opml.import_opml(User.objects.create_user("mallory"), (

@@ -12,9 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from extraction.fetch import FetchError, FetchPolicy
-from reader import feeds, fetching, opml
+from reader.ingestion import feeds, fetching, opml
 from reader.models import Entry, Feed, Story, Subscription
-from reader.parsing import NotAFeed, parse
+from reader.ingestion.feed_fields import NotAFeed
+from reader.ingestion.parsing import parse
 from test_extraction_fuzz import html_soup
 
 from .figures import record

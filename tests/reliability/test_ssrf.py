@@ -14,7 +14,7 @@ PROBE = PRELUDE + """
 from extraction.fetch import FetchError, FetchPolicy, fetch, parse_networks
 from tests.reliability.hostile import SERVER_ADDRESS, cases, start_redirector
 from django.test import Client
-from reader import articles, feeds, fetching
+from reader.ingestion import articles, feeds, fetching
 from reader.models import Feed, Story
 
 redirector = start_redirector()

@@ -1,7 +1,7 @@
 """Worker faults: kill -9 a worker child and the whole worker in the middle of feed and page tasks, on the
 Redis broker and on the disk broker; restart Redis, restart PostgreSQL. On private instances only; the shared
 services are never touched. A beat runs beside the worker, as in a deployment, with the healing sweep
-(reader/healing.py) on short bounds. Counted: stories lost (never stored or never extracted), duplicates,
+(reader/ingestion/healing.py) on short bounds. Counted: stories lost (never stored or never extracted), duplicates,
 seconds from the fault to all done, pages fetched twice, pages the sweep queued again."""
 import subprocess
 import sys

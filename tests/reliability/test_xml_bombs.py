@@ -7,7 +7,7 @@ import tracemalloc
 import pytest
 from django.contrib.auth.models import User
 
-from reader import feeds, opml
+from reader.ingestion import feeds, opml
 from reader.models import Feed, Story, Subscription
 
 from .figures import record
@@ -111,7 +111,7 @@ def test_xml_attacks_are_refused_or_inert(server, allow_loopback, tmp_path):
 
 def test_feed_with_a_broken_encoding_parses_in_linear_time():
     """Found by the fuzzer: feedparser's encoding guess (chardet) was quadratic in runs of letters."""
-    from reader.parsing import parse
+    from reader.ingestion.parsing import parse
 
     timings = {}
     for size in (10_000, 1_000_000):

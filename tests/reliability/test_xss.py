@@ -7,7 +7,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from e2e.conftest import browser, web  # noqa: F401  (fixtures: Chromium, live server)
-from reader import articles, feeds
+from reader.ingestion import articles, feeds
 from reader.models import Entry, Feed, Story, Subscription
 
 from .figures import record

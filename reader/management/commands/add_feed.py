@@ -3,7 +3,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.core.validators import URLValidator
 
-from reader.subscribe import DiscoveryError, TooManyFeeds, subscribe_url
+from reader.ingestion.subscribe import DiscoveryError, TooManyFeeds, subscribe_url
 from reader.tasks import fetch_feed
 
 

@@ -1,7 +1,7 @@
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from reader.opml import export_opml
+from reader.ingestion.opml import export_opml
 
 
 class Command(BaseCommand):

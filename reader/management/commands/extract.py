@@ -3,7 +3,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 import extraction
 from extraction.__main__ import read_source
-from reader import fetching
+from reader.ingestion import fetching
 
 
 class Command(BaseCommand):

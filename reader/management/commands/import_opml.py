@@ -3,7 +3,7 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from reader.opml import OpmlError, import_opml
+from reader.ingestion.opml import OpmlError, import_opml
 
 
 class Command(BaseCommand):

@@ -24,8 +24,8 @@ from django.db import connection
 
 from reader.demo.site import DESKS, make_server
 from reader.models import Rating, Story
-from reader.ranking import rate
-from reader.subscribe import subscribe
+from reader.ranking.scores import rate
+from reader.ingestion.subscribe import subscribe
 from reader.tasks import fetch_feed
 
 DEMO_USER = "demo"

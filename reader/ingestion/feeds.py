@@ -12,9 +12,10 @@ from django.utils import timezone
 
 from extraction.fetch import FetchError
 
+from ..models import Entry, Feed, Story, Subscription
 from . import fetching, schedule
-from .models import Entry, Feed, Story, Subscription
-from .parsing import NotAFeed, ParsedEntry, ParsedFeed, digest, normalised_link, parse, plain_text
+from .feed_fields import NotAFeed, ParsedEntry, ParsedFeed, digest, normalised_link, plain_text
+from .parsing import parse
 
 log = logging.getLogger(__name__)
 

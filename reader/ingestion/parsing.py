@@ -6,133 +6,26 @@ date in year 0) is dropped or clamped and noted in ParsedFeed.problem; the rest 
 """
 from __future__ import annotations
 
-import hashlib
 import io
 import re
-from dataclasses import dataclass, field, fields
-from datetime import datetime, timedelta, timezone as dt_timezone
-from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
+from dataclasses import fields
+from datetime import datetime, timezone as dt_timezone
 
 import feedparser
 import feedparser.encodings
-import lxml.html
-import nh3
-from lxml.etree import ParserError
 
-from . import charsets
+from . import charsets, jsonfeed
 from .digits import MAX_DIGITS, whole_number
+from .feed_fields import (EARLIEST, FUTURE_SLACK, NotAFeed, Notes, ParsedEntry, ParsedFeed, absolute_url, author_name,
+                          clean_html, digest, read_entries, sane_date, text_field)
 
 # A document type that declares entities can expand into gigabytes or read local files; feeds never need one.
 _ENTITY_DECLARATION = re.compile(rb"<!ENTITY|<\x00!\x00E\x00N\x00T\x00I\x00T\x00Y|\x00<\x00!\x00E\x00N\x00T\x00I\x00T\x00Y")
 # When neither the server nor the document names a charset that decodes the bytes, feedparser asks this
 # detector before its fixed fallbacks (utf-8, windows-1252, iso-8859-2), which decode anything, garbled.
 feedparser.encodings.lazy_chardet_encoding = charsets.detect
-_TRACKING = re.compile(r"^(utm_|mc_|fbclid$|gclid$|ref$|cmpid$)")
 # The end of an RSS <item> or Atom <entry>, namespaced or not: where a document may be cut after N entries.
 _ENTRY_END = re.compile(rb"</(?:[A-Za-z_][\w.-]*:)?(?:item|entry)\s*>")
-_EMAIL = re.compile(r"<?[^\s()<>@]+@[^\s()<>@]+>?")
-# Dates outside these bounds are a generator's bug, and year 0 or 10000 cannot even be stored.
-EARLIEST = datetime(1970, 1, 1, tzinfo=dt_timezone.utc)
-FUTURE_SLACK = timedelta(days=1)  # clocks disagree; a story dated later than this is dated now
-_FOREIGN = ("math", "svg")
-_PARSE_ERRORS = (ValueError, TypeError, OverflowError, AttributeError, KeyError, IndexError, RecursionError)
-
-
-class NotAFeed(Exception):
-    """The bytes are not a feed we can read; the message says why."""
-
-
-@dataclass
-class ParsedEntry:
-    guid: str
-    url: str
-    title: str
-    author: str
-    published: datetime | None
-    tags: list[str]
-    content_html: str  # sanitized, links absolute
-    enclosures: list[dict] = field(default_factory=list)
-    thumbnail: str = ""
-
-
-@dataclass
-class ParsedFeed:
-    format: str
-    title: str
-    site_url: str
-    entries: list[ParsedEntry]
-    ttl_minutes: int | None = None
-    total_entries: int = 0  # before any cap
-    problem: str = ""  # what was wrong but could be read around (invalid XML, a wrong charset, a bad field)
-
-
-class Notes:
-    """What was read around in one feed, each kind once with how often: it becomes ParsedFeed.problem."""
-
-    def __init__(self):
-        self.counts: dict[str, int] = {}
-
-    def add(self, message: str) -> None:
-        self.counts[message] = self.counts.get(message, 0) + 1
-
-    def __str__(self) -> str:
-        return "; ".join(m if n == 1 else f"{m} ({n} times)" for m, n in self.counts.items())
-
-
-def plain_text(html: str) -> str:
-    """Text of an HTML fragment, whitespace collapsed (titles may hold markup or entities)."""
-    if not html or not html.strip():
-        return ""
-    if "<" not in html and "&" not in html:
-        return " ".join(html.split())
-    try:
-        return " ".join(lxml.html.fragment_fromstring(html, create_parent="div").text_content().split())
-    except (ParserError, ValueError):
-        return " ".join(html.split())
-
-
-def text_field(value: str, is_html: bool) -> str:
-    """A title or name as text: markup is read only where the feed says the field is HTML."""
-    return plain_text(value) if is_html else " ".join((value or "").split())
-
-
-def author_name(value: str) -> str:
-    """A person's name without the e-mail address feeds put beside it ("Me (me@x)", "me@x (Me)")."""
-    name = re.sub(r"\(\s*\)", "", _EMAIL.sub("", value or "")).strip()
-    if name.startswith("(") and name.endswith(")"):
-        name = name[1:-1]
-    return " ".join(name.split())
-
-
-def absolute_url(base: str, href, notes: Notes, what: str) -> str:
-    """href made absolute against base, or "" (noted) when it is not a URL at all, such as "http://[x/"."""
-    if not isinstance(href, str) or not href.strip():
-        return ""
-    try:
-        url = urljoin(base, href.strip())
-        urlsplit(url).port  # raises for an invalid IPv6 host or port
-    except ValueError:
-        notes.add(f"dropped an invalid {what} URL")
-        return ""
-    return url
-
-
-def sane_date(stamp: datetime | None, notes: Notes) -> datetime | None:
-    """stamp clamped between 1970 and now (the bounds noted): year 0 or 9999 cannot be stored."""
-    if stamp is None:
-        return None
-    try:
-        utc = stamp.astimezone(dt_timezone.utc)
-    except OverflowError:  # year 1 east of UTC, or year 9999 west of it
-        utc = EARLIEST - FUTURE_SLACK if stamp.year < EARLIEST.year else datetime.max.replace(tzinfo=dt_timezone.utc)
-    now = datetime.now(dt_timezone.utc)
-    if utc < EARLIEST:
-        notes.add("a date before 1970 was read as 1970-01-01")
-        return EARLIEST
-    if utc > now + FUTURE_SLACK:
-        notes.add("a date in the future was read as the time of fetching")
-        return now
-    return stamp
 
 
 def _struct_date(stamp, notes: Notes) -> datetime | None:
@@ -146,64 +39,7 @@ def _struct_date(stamp, notes: Notes) -> datetime | None:
                          datetime.max.replace(tzinfo=dt_timezone.utc), notes)
 
 
-def read_entries(items, build, notes: Notes) -> list[ParsedEntry]:
-    """build(item) for each item; an item that still cannot be read is left out and noted, never the feed."""
-    entries = []
-    for item in items:
-        try:
-            entries.append(build(item))
-        except _PARSE_ERRORS as exc:
-            notes.add(f"an entry could not be read and was left out ({type(exc).__name__})")
-    return entries
-
-
-def clean_html(html: str, base: str) -> str:
-    """Sanitize feed content and make its links absolute against base."""
-    if not html.strip():
-        return ""
-    try:
-        wrapper = lxml.html.fragment_fromstring(html, create_parent="div")
-        _foreign_as_text(wrapper)
-        wrapper.make_links_absolute(base, resolve_base_href=False, handle_failures="discard")
-        html = lxml.html.tostring(wrapper, encoding="unicode")[len("<div>"):-len("</div>")]
-    except (ParserError, ValueError):
-        pass
-    return nh3.clean(html)
-
-
-def _foreign_as_text(wrapper) -> None:
-    """MathML and SVG become their text (MathML's alttext when it has one): the sanitizer drops them whole."""
-    foreign = [e for e in wrapper.iter() if isinstance(e.tag, str) and e.tag.rpartition(":")[2].lower() in _FOREIGN]
-    for element in foreign:
-        if element.getroottree().getroot() is not wrapper:  # inside one replaced already
-            continue
-        replacement = lxml.html.Element("span")
-        replacement.text = element.get("alttext") or " ".join(element.text_content().split())
-        replacement.tail = element.tail
-        element.getparent().replace(element, replacement)
-
-
-def normalised_link(url: str) -> str:
-    """The same article behind small link variations: scheme, case, port, fragment, tracking parameters."""
-    try:
-        parts = urlsplit(url.strip())
-        host = (parts.hostname or "").lower().removeprefix("www.")
-        port = parts.port
-    except ValueError:
-        return url.strip()
-    if port and port not in (80, 443):
-        host = f"{host}:{port}"
-    query = urlencode(sorted((k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not _TRACKING.match(k)))
-    return urlunsplit(("", host, parts.path.rstrip("/") or "/", query, ""))
-
-
-def digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-
-
 def parse(content: bytes, url: str, content_type: str = "", max_entries: int = 500) -> ParsedFeed:
-    from . import jsonfeed
-
     notes = Notes()
     head = content[:4096].lstrip()
     if "json" in content_type or head.startswith((b"{", b"\xef\xbb\xbf{")):

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from .models import Feed
+from ..models import Feed
 
 
 def feeds_to_refresh(user) -> list[int]:

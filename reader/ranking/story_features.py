@@ -6,7 +6,7 @@ import dataclasses
 import recommender
 from django.db import connection
 
-from .models import Story
+from ..models import Story
 
 
 def story_value(story: Story) -> recommender.Story:

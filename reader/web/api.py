@@ -13,9 +13,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 import extraction
 
-from . import extract_demo, ranking, ratelimit, reading, stream
+from ..models import Entry, Feed, Rating, Story
+from ..ranking import scores
+from . import extract_demo, ratelimit, reading, stream
 from .api_errors import ApiError
-from .models import Entry, Feed, Rating, Story
 
 RATINGS = {"good": Rating.GOOD, "bad": Rating.BAD, None: None}
 RATING_NAMES = {Rating.GOOD: "good", Rating.BAD: "bad", None: None}
@@ -158,7 +159,7 @@ def rating(request, entry, data):
     value = data.get("rating", "")  # missing: "", which is no rating
     if not (value is None or isinstance(value, str)) or value not in RATINGS:  # a list or object is unhashable
         return error("bad_rating", 'Send {"rating": "good"}, {"rating": "bad"} or {"rating": null}', 400)
-    ranking.rate(request.user, entry.story_id, RATINGS[value])
+    scores.rate(request.user, entry.story_id, RATINGS[value])
     return JsonResponse({"id": entry.story_id, "rating": value})
 
 

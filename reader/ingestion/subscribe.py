@@ -18,9 +18,11 @@ from extraction import ExtractionError
 from extraction.document import parse as parse_html
 from extraction.fetch import FetchError
 
-from . import fetching, ranking
-from .models import Entry, Feed, Subscription
-from .parsing import NotAFeed, parse
+from ..models import Entry, Feed, Subscription
+from ..ranking import scores
+from . import fetching
+from .feed_fields import NotAFeed
+from .parsing import parse
 from .politeness import HostBusy
 
 FEED_TYPES = {
@@ -145,7 +147,7 @@ def subscribe(user, url: str, folder: str = "") -> tuple[Feed, bool]:
             [Entry(user=user, story_id=sid) for sid in feed.stories.values_list("id", flat=True)],
             ignore_conflicts=True,
         )
-        ranking.queue_retrain(user.id)  # the feed's stories scored for them, and the new feed is one they chose
+        scores.queue_retrain(user.id)  # the feed's stories scored for them, and the new feed is one they chose
     return feed, created
 
 

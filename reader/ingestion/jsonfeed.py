@@ -8,8 +8,8 @@ import json
 from datetime import datetime, timezone as dt_timezone
 from html import escape
 
-from .parsing import (NotAFeed, Notes, ParsedEntry, ParsedFeed, absolute_url, author_name, clean_html, digest,
-                      read_entries, sane_date, text_field)
+from .feed_fields import (NotAFeed, Notes, ParsedEntry, ParsedFeed, absolute_url, author_name, clean_html, digest,
+                          read_entries, sane_date, text_field)
 
 
 def parse(content: bytes, url: str, max_entries: int = 500, notes: Notes | None = None) -> ParsedFeed:

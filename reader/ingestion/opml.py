@@ -15,8 +15,9 @@ from django.core.validators import URLValidator
 from django.db import transaction
 from django.utils import timezone
 
-from . import ranking
-from .models import Entry, Feed, Story, Subscription
+from .. import queue
+from ..models import Entry, Feed, Story, Subscription
+from ..ranking import scores
 
 FOLDER_SEPARATOR = "/"
 MAX_FOLDER_DEPTH = 20  # deeper outlines are read into the 20th folder; a folder path is 200 characters anyway
@@ -114,16 +115,10 @@ def import_opml(user, data: bytes) -> ImportReport:
     stories = Story.objects.filter(feed_id__in=[feed_ids[u] for u in wanted if feed_ids[u] not in subscribed])
     Entry.objects.bulk_create([Entry(user=user, story_id=sid) for sid in stories.values_list("id", flat=True)],
                               ignore_conflicts=True)
-    ranking.queue_retrain(user.id)
-    transaction.on_commit(lambda: _queue_first_fetch(report.new_feed_ids))
+    scores.queue_retrain(user.id)
+    for feed_id in report.new_feed_ids:
+        queue.send(queue.FETCH_FEED, feed_id)
     return report
-
-
-def _queue_first_fetch(feed_ids: list[int]) -> None:
-    from .tasks import fetch_feed
-
-    for feed_id in feed_ids:
-        fetch_feed.delay(feed_id)
 
 
 def export_opml(user) -> bytes:

@@ -30,7 +30,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from .models import Feed, Story
+from ..models import Feed, Story
 
 log = logging.getLogger(__name__)
 

@@ -13,9 +13,9 @@ from django.conf import settings
 import extraction
 from extraction.fetch import FetchError
 
-from . import fetching
+from ..ingestion import fetching
+from ..ingestion.politeness import HostBusy
 from .api_errors import ApiError
-from .politeness import HostBusy
 
 HTML_TYPES = {"", "text/html", "application/xhtml+xml"}
 # FetchError kinds -> the HTTP status of our answer. The site's failures (502, 504) are logged as warnings.

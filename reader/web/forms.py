@@ -5,7 +5,7 @@ import recommender
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
-from .models import Rule
+from ..models import Rule
 
 
 class SubscribeForm(forms.Form):

@@ -8,8 +8,8 @@ from django.utils import timezone
 import extraction
 from extraction.fetch import FetchError
 
+from ..models import Feed, Story
 from . import fetching
-from .models import Feed, Story
 
 # What an extraction writes, in one UPDATE; the fields a worker loads a story with (see load()).
 RESULT_FIELDS = ["extracted_text", "extracted_html", "lead_image", "author", "extraction_status", "extraction_error",

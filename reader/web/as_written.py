@@ -7,7 +7,7 @@ import re
 from collections import Counter
 from functools import lru_cache
 
-from .models import Story
+from ..models import Story
 
 _QUOTED = re.compile(r"“([^”]{1,200})”")
 TITLES_LOOKED_AT = 50

@@ -12,8 +12,8 @@ from django.core.cache import cache
 from django.db import connection
 from django.db.models import Count, Max
 
+from ..models import Entry, Story
 from . import stream
-from .models import Entry, Story
 
 
 COUNTS_TTL = 60

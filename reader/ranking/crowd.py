@@ -14,8 +14,8 @@ import time
 import recommender
 from django.db.models import Count, Q
 
-from . import ranking_jobs
-from .models import CrowdSnapshot, Rating
+from .. import queue
+from ..models import CrowdSnapshot, Rating
 from .story_features import features
 
 log = logging.getLogger(__name__)
@@ -50,7 +50,7 @@ def live(prior: recommender.CommunityPrior, story_ids) -> recommender.CommunityP
 def fit_snapshot() -> int:
     """Fit the crowd model on all votes (warm-started from the last snapshot's) and store it; the number of
     stories with votes."""
-    ranking_jobs.started("fit-crowd")
+    queue.started("fit-crowd")
     votes = counts()
     previous = _newest()[1].crowd_model
     ids = sorted(votes)
@@ -71,7 +71,7 @@ def community() -> recommender.CommunityPrior:
     if not _loaded or time.monotonic() - _loaded["checked"] >= SNAPSHOT_CHECK:
         newest, prior = _newest()
         if newest is None:
-            ranking_jobs.queue_once("fit-crowd", FIT_TASK, ())
+            queue.queue_once("fit-crowd", FIT_TASK, ())
         _loaded.update(checked=time.monotonic(), id=newest, prior=prior)
     return _loaded["prior"]
 
@@ -90,7 +90,7 @@ def _load(snapshot_id: int) -> recommender.CommunityPrior:
         prior = pickle.loads(bytes(data))
     except Exception as exc:  # written by our own worker; unreadable only after an upgrade or damage: refit
         log.warning("crowd snapshot %s is unreadable (%s): fitting a new one", snapshot_id, exc)
-        ranking_jobs.queue_once("fit-crowd", FIT_TASK, ())
+        queue.queue_once("fit-crowd", FIT_TASK, ())
         return recommender.CommunityPrior()
     return prior if isinstance(prior, recommender.CommunityPrior) else recommender.CommunityPrior()
 

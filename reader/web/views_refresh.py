@@ -4,13 +4,12 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
+from .. import queue
 from . import ratelimit
 from .refresh import feeds_to_refresh
-from .tasks import fetch_feed
 from .views import safe_next
 
 
@@ -23,7 +22,8 @@ def refresh(request):
         messages.warning(request, f"You refreshed a moment ago; try again in {wait} s.")
         return redirect(safe_next(request))
     ids = feeds_to_refresh(request.user)
-    transaction.on_commit(lambda: [fetch_feed.delay(feed_id) for feed_id in ids])
+    for feed_id in ids:
+        queue.send(queue.FETCH_FEED, feed_id)
     if ids:
         messages.success(request, f"Fetching {len(ids)} feed{'' if len(ids) == 1 else 's'} now; new stories "
                                   "appear as they arrive.")

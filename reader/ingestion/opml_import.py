@@ -11,8 +11,8 @@ from xml.etree import ElementTree
 
 from django.conf import settings
 
+from ..models import OpmlImport, Subscription
 from . import opml
-from .models import OpmlImport, Subscription
 from .subscribe import room_for
 
 MAX_PROBLEMS = 50  # problems kept to show; the count covers them all

@@ -9,7 +9,6 @@ import nh3
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -17,11 +16,13 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from . import api, opml, opml_import as opml_imports, ranking, subscribe as subscribing
+from .. import queue
+from ..ingestion import opml, opml_import as opml_imports, subscribe as subscribing
+from ..models import Entry, OpmlImport, Rating, Rule, Subscription
+from ..ranking import scores
+from ..ranking.taste_chart import agreement_chart
+from . import api
 from .forms import FolderForm, OpmlForm, RuleForm, SignupForm, SubscribeForm
-from .models import Entry, OpmlImport, Rating, Rule, Subscription
-from .tasks import fetch_feed, import_opml
-from .taste_chart import agreement_chart
 
 def article_html(story, source: str) -> tuple[str, str]:
     """(which, html): what the reader asked for, else the better of the extracted page and the feed's text."""
@@ -45,7 +46,7 @@ def rate(request, story_id):
     """The no-JavaScript path of the good/bad buttons (the page script calls the JSON API instead)."""
     get_object_or_404(Entry, user=request.user, story_id=story_id)
     value = {"good": Rating.GOOD, "bad": Rating.BAD}.get(request.POST.get("rating"))
-    ranking.rate(request.user, story_id, value)
+    scores.rate(request.user, story_id, value)
     return redirect(safe_next(request))
 
 
@@ -87,7 +88,7 @@ def add_subscription(request, form):
     if not created:  # nothing new to fetch: the feed is already on its schedule
         messages.info(request, f"You already follow {feed}")
         return redirect("subscriptions")
-    fetch_feed.delay(feed.id)
+    queue.send(queue.FETCH_FEED, feed.id)
     messages.success(request, f"Subscribed to {feed}")
     return redirect(progress_url([feed.id]))
 
@@ -139,7 +140,7 @@ def opml_import(request):
             messages.error(request, problem)
         return redirect("subscriptions")
     job = opml_imports.create(request.user, form.cleaned_data["file"].read())
-    transaction.on_commit(lambda: import_opml.delay(job.id))
+    queue.send(queue.IMPORT_OPML, job.id)
     return redirect("opml_import_status", import_id=job.id)
 
 
@@ -172,13 +173,13 @@ def progress(request):
 
 @login_required
 def taste(request):
-    model = ranking.stored_model(request.user.id)  # read once for both; never fitted here
-    summary = ranking.taste_summary(request.user.id, model=model)
-    teach_ids = ranking.teach_me(request.user.id, 5, model=model)
+    model = scores.stored_model(request.user.id)  # read once for both; never fitted here
+    summary = scores.taste_summary(request.user.id, model=model)
+    teach_ids = scores.teach_me(request.user.id, 5, model=model)
     teach = {e.story_id: e for e in Entry.objects.filter(user=request.user, story_id__in=teach_ids)
              .select_related("story__feed")}
     return render(request, "reader/taste.html", {
-        "summary": summary, "chart": agreement_chart(ranking.agreement(request.user.id)),
+        "summary": summary, "chart": agreement_chart(scores.agreement(request.user.id)),
         "rules": request.user.rules.order_by("action", "kind", "value"), "rule_form": RuleForm(),
         "teach": [teach[i] for i in teach_ids if i in teach], "pinnable": {k.value for k in Rule.Kind},
     })
@@ -192,7 +193,7 @@ def add_rule(request):
         Rule.objects.update_or_create(user=request.user, kind=form.cleaned_data["kind"],
                                       value=form.cleaned_data["value"],
                                       defaults={"action": form.cleaned_data["action"]})
-        ranking.queue_rescore(request.user.id)  # rules apply when the feed is rescored, without a refit
+        scores.queue_rescore(request.user.id)  # rules apply when the feed is rescored, without a refit
         messages.success(request, f"Rule saved: always {form.cleaned_data['action']} "
                                   f"{form.cleaned_data['kind']} “{form.cleaned_data['value']}”")
     else:
@@ -206,7 +207,7 @@ def add_rule(request):
 @require_POST
 def delete_rule(request, rule_id):
     get_object_or_404(Rule, id=rule_id, user=request.user).delete()
-    ranking.queue_rescore(request.user.id)
+    scores.queue_rescore(request.user.id)
     return redirect("taste")
 
 

@@ -1,9 +1,10 @@
-"""Ranking tasks queued once per key: a burst of ratings queues one retrain of the user, not one per click.
+"""The one way services and views queue work: tasks are sent by name when the current transaction commits, so
+nothing outside the Celery wiring imports reader.tasks, and a task never runs before the rows it reads exist.
 
-A key ("retrain:12") is taken in the database before its task is queued and freed when the task starts, so
-ratings that arrive while a retrain runs queue exactly one more, which sees them. A key held longer than
-STALE (its message lost with a dead worker) is taken again. Tasks are sent by name: this module and its
-callers never import reader.tasks.
+`send` queues a task. `queue_once` queues a ranking task once per key: a burst of ratings queues one retrain
+of the user, not one per click. A key ("retrain:12") is taken in the database before its task is queued and
+freed when the task starts, so ratings that arrive while a retrain runs queue exactly one more, which sees
+them. A key held longer than STALE (its message lost with a dead worker) is taken again.
 """
 from __future__ import annotations
 
@@ -16,6 +17,13 @@ from .celery import app
 from .models import RankingJob
 
 STALE = timedelta(minutes=10)  # beyond the ranking tasks' time limit (5 minutes)
+FETCH_FEED = "reader.tasks.fetch_feed"
+IMPORT_OPML = "reader.tasks.import_opml"
+
+
+def send(task: str, *args) -> None:
+    """After the current transaction commits (at once outside one), queue the task named ``task``."""
+    transaction.on_commit(lambda: app.send_task(task, args))
 
 
 def queue_once(key: str, task: str, args: tuple, countdown: float = 0.0) -> None:

@@ -25,13 +25,13 @@ def terms(text: str) -> list[str]:
     return [w[:MAX_TERM_LENGTH] for w in _WORD.findall(text.casefold())][:MAX_TERMS]
 
 
-def condition(words: list[str]) -> tuple[str, list]:
-    """`AND ...` keeping the stories `s` that contain every word."""
+def condition(words: list[str], page_size: int) -> tuple[str, list]:
+    """`AND ...` keeping the stories `s` that contain every word, for pages of ``page_size`` stories."""
     if connection.vendor == "postgresql":
         return _postgresql(" & ".join(words))
     query = " ".join(f'"{w}"' for w in words)
     matches = f"SELECT rowid FROM reader_story_fts WHERE reader_story_fts MATCH %s"
-    plan = _sqlite_plan(query, len(words))
+    plan = _sqlite_plan(query, len(words), page_size)
     if plan == "start from the matches":
         return f"AND s.id IN ({matches})", [query]
     if plan == "walk, checking a list":  # the unary + keeps SQLite from starting at the matches
@@ -51,20 +51,19 @@ def _postgresql(query: str) -> tuple[str, list]:
     return "AND s.search @@ to_tsquery('simple', %s)", [query]
 
 
-def _sqlite_plan(query: str, terms: int) -> str:
+def _sqlite_plan(query: str, terms: int, page_size: int) -> str:
     """How to find the first page of matches on SQLite, whose planner cannot tell a rare word from a common one.
 
     Few matches: start from them and sort them (each costs a join). More: walk the feed in its own order and
     keep the rows in the list of matches, which costs LIST_US a match to build. Very many: walk and ask the
     index about each row, ASK_US a row and word, but with M of N stories matching a page is found within about
-    PAGE_SIZE * N / M rows; that wins from M = sqrt(PAGE_SIZE * N * ASK_US * terms / LIST_US), 24,000 of 100,000.
+    page_size * N / M rows; that wins from M = sqrt(page_size * N * ASK_US * terms / LIST_US), 24,000 of 100,000
+    (pages of 40).
     """
-    from .stream import PAGE_SIZE
-
     with connection.cursor() as cursor:
         cursor.execute("SELECT MAX(rowid) FROM reader_story_fts")
         stories = cursor.fetchone()[0] or 0
-        enough = math.isqrt(int(PAGE_SIZE * stories * ASK_US * terms / LIST_US))
+        enough = math.isqrt(int(page_size * stories * ASK_US * terms / LIST_US))
         cursor.execute("SELECT COUNT(*) FROM (SELECT rowid FROM reader_story_fts WHERE reader_story_fts MATCH %s "
                        "LIMIT %s)", [query, max(enough, FEW)])
         count = cursor.fetchone()[0]

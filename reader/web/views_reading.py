@@ -11,8 +11,8 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from ..models import Entry, Rating
 from . import reading, stream
-from .models import Entry, Rating
 from .views import article_html, safe_next, web_url
 
 FILTER_LABELS = {"recommended": "Recommended", "all": "All", "unread": "Unread", "saved": "Saved"}

@@ -22,8 +22,8 @@ from datetime import datetime, timedelta, timezone
 from django.db import connection
 from django.utils.dateparse import parse_datetime
 
+from ..models import Entry, Feed, Rating, Story, Subscription
 from . import search
-from .models import Entry, Feed, Rating, Story, Subscription
 
 FILTERS = {
     "recommended": {"recommended": True},
@@ -172,7 +172,7 @@ def scope_sql(user_id: int, scope: Scope) -> tuple[list[str], list]:
                    "WHERE user_id = %s AND folder = %s)")
         params += [user_id, scope.folder]
     if scope.search:
-        condition, words = search.condition(list(scope.search))
+        condition, words = search.condition(list(scope.search), PAGE_SIZE)
         sql.append(condition)
         params += words
     return sql, params

@@ -1,7 +1,7 @@
 """Glue between the database and recommender/: ratings in, per-user models and entry scores out.
 
 Ratings are the source of truth. A model that cannot be loaded is rebuilt from them, in a worker: web
-requests only read stored models and queue work (see ranking_jobs). One user's broken model or rule never
+requests only read stored models and queue work (see reader.queue). One user's broken model or rule never
 stops another's scores: each user is scored on their own, and a failure falls back to the crowd and feed
 priors for that user alone.
 """
@@ -14,8 +14,9 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from . import crowd, ranking_jobs
-from .models import Entry, Rating, Rule, Subscription, TasteModel
+from .. import queue
+from ..models import Entry, Rating, Rule, Subscription, TasteModel
+from . import crowd
 from .story_features import features, update_from_values
 
 log = logging.getLogger(__name__)
@@ -90,31 +91,31 @@ def rate(user, story_id: int, value: int | None) -> None:
             if not created and rating.value != value:  # a changed mind keeps the guess seen the first time
                 Rating.objects.filter(pk=rating.pk).update(value=value, updated_at=timezone.now())
         queue_retrain(user.id)
-        ranking_jobs.queue_once(f"crowd:{story_id}", "reader.tasks.rescore_story_readers", (story_id,),
+        queue.queue_once(f"crowd:{story_id}", "reader.tasks.rescore_story_readers", (story_id,),
                                 countdown=CROWD_DELAY)
 
 
 def queue_retrain(user_id: int) -> None:
     """Refit the user's model and rescore their feed soon (once, however many times this is called meanwhile):
     after a rating, or a change of their subscriptions."""
-    ranking_jobs.queue_once(f"retrain:{user_id}", "reader.tasks.retrain_user", (user_id,), countdown=RETRAIN_DELAY)
+    queue.queue_once(f"retrain:{user_id}", "reader.tasks.retrain_user", (user_id,), countdown=RETRAIN_DELAY)
 
 
 def queue_rescore(user_id: int) -> None:
     """Rescore the user's feed with their stored model (rules changed: no refit needed)."""
-    ranking_jobs.queue_once(f"rescore:{user_id}", "reader.tasks.rescore_user", (user_id,))
+    queue.queue_once(f"rescore:{user_id}", "reader.tasks.rescore_user", (user_id,))
 
 
 def retrain(user_id: int) -> bool:
     """Fit the user's model on all their ratings and rescore their feed. Idempotent."""
-    ranking_jobs.started(f"retrain:{user_id}")
+    queue.started(f"retrain:{user_id}")
     _score_feed(user_id, _fit_and_store(user_id))
     return True
 
 
 def rescore(user_id: int) -> bool:
     """Rescore the user's feed with their stored model and current rules (fitted first if there is none)."""
-    ranking_jobs.started(f"rescore:{user_id}")
+    queue.started(f"rescore:{user_id}")
     _score_feed(user_id, load_model(user_id))
     return True
 
@@ -225,7 +226,7 @@ def rescore_story_readers(story_id: int, after_user: int = 0) -> list[int]:
     so what other readers think shows before the next crowd fit. Returns the last user scored, for the caller
     to continue from in another task, or nothing when done."""
     if after_user == 0:
-        ranking_jobs.started(f"crowd:{story_id}")
+        queue.started(f"crowd:{story_id}")
     users = list(Entry.objects.filter(story_id=story_id, read=False, user_id__gt=after_user)
                  .order_by("user_id").values_list("user_id", flat=True)[:CROWD_USERS])
     score_stories([story_id], user_ids=users)
