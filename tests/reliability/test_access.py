@@ -21,7 +21,7 @@ SECRET = "ann-private-7c1e"
 SCORE = 0.9876543
 PUBLIC = {"login", "signup", "extract", "api_extract", "password_reset", "password_reset_done",
           "password_reset_confirm", "password_reset_complete", "logout", "favicon"}
-# Views that act with no user's authority, so there is nothing to forge (see reader/api.py).
+# Views that act with no user's authority, so there is nothing to forge (see reader/web/api.py).
 CSRF_EXEMPT = {"api_extract"}
 
 
