@@ -12,8 +12,18 @@ VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 
+_TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+
+
 def env_bool(name: str, default: bool = False) -> bool:
-    return os.environ.get(name, str(default)).strip().lower() in ("1", "true", "yes", "on")
+    """A yes/no setting; unset or empty is the default, and anything but the usual words stops start-up (a typo
+    read silently as "no" would switch off what the operator meant to switch on)."""
+    raw = os.environ.get(name, "").strip().lower()
+    if not raw:
+        return default
+    if raw not in _TRUE + _FALSE:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a yes/no value (one of {', '.join(_TRUE + _FALSE)})")
+    return raw in _TRUE
 
 
 def env_list(name: str, default: str = "") -> list[str]:
@@ -147,7 +157,7 @@ if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
-    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
+    SECURE_HSTS_SECONDS = env_number("SECURE_HSTS_SECONDS", 0, 0)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_PROXY") else None
 
 # Redis when REDIS_URL is set; otherwise a broker on the local disk, so a laptop needs no server.
@@ -165,8 +175,8 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
 # Server-side fetching: private, loopback and link-local addresses are refused unless listed here.
 FETCH_ALLOWED_NETWORKS = os.environ.get("FETCH_ALLOWED_NETWORKS", "")
-FETCH_MAX_BYTES = int(os.environ.get("FETCH_MAX_BYTES", str(10 * 1024 * 1024)))
-FETCH_TIMEOUT = float(os.environ.get("FETCH_TIMEOUT", "30"))
+FETCH_MAX_BYTES = env_number("FETCH_MAX_BYTES", 10 * 1024 * 1024, 1)
+FETCH_TIMEOUT = env_number("FETCH_TIMEOUT", 30.0, 0.01)
 
 EXTRACTION_METHOD = os.environ.get("EXTRACTION_METHOD", "clump")
 
@@ -179,34 +189,35 @@ LOGGING = {
     "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
 }
 
-# --- Ingestion (issue 5): fetch limits, scheduling bounds, per-host politeness.
-FETCH_CONNECT_TIMEOUT = float(os.environ.get("FETCH_CONNECT_TIMEOUT", "5"))
-FETCH_READ_TIMEOUT = float(os.environ.get("FETCH_READ_TIMEOUT", "10"))
-FETCH_MAX_REDIRECTS = int(os.environ.get("FETCH_MAX_REDIRECTS", "5"))
+# --- Ingestion: fetch limits, scheduling bounds, per-host politeness.
+FETCH_CONNECT_TIMEOUT = env_number("FETCH_CONNECT_TIMEOUT", 5.0, 0.01)
+FETCH_READ_TIMEOUT = env_number("FETCH_READ_TIMEOUT", 10.0, 0.01)
+FETCH_MAX_REDIRECTS = env_number("FETCH_MAX_REDIRECTS", 5, 0)
 # NAME=ADDRESS pairs (``*.suffix`` for subdomains) answered without DNS; for tests and benchmarks.
 FETCH_STATIC_HOSTS = os.environ.get("FETCH_STATIC_HOSTS", "")
-FEED_MAX_ENTRIES = int(os.environ.get("FEED_MAX_ENTRIES", "500"))
-FEED_MIN_INTERVAL = int(os.environ.get("FEED_MIN_INTERVAL", str(10 * 60)))
-FEED_MAX_INTERVAL = int(os.environ.get("FEED_MAX_INTERVAL", str(24 * 3600)))
+FEED_MAX_ENTRIES = env_number("FEED_MAX_ENTRIES", 500, 1)
+FEED_MIN_INTERVAL = env_number("FEED_MIN_INTERVAL", 10 * 60, 1)
+FEED_MAX_INTERVAL = env_number("FEED_MAX_INTERVAL", 24 * 3600, 1)
 # At most this many connections at once, and this many seconds between request starts, per host name.
-POLITE_MAX_CONNECTIONS = int(os.environ.get("POLITE_MAX_CONNECTIONS", "2"))
-POLITE_MIN_DELAY = float(os.environ.get("POLITE_MIN_DELAY", "1.0"))
+POLITE_MAX_CONNECTIONS = env_number("POLITE_MAX_CONNECTIONS", 2, 1)
+POLITE_MIN_DELAY = env_number("POLITE_MIN_DELAY", 1.0, 0.0)
 # Literal loopback names are the demo site and test fixtures, not someone else's server.
 POLITE_EXEMPT_HOSTS = env_list("POLITE_EXEMPT_HOSTS", "localhost,127.0.0.1,::1")
-# Self-healing after worker death (issue 16): what a killed worker or its broker lost is queued again.
+
+# --- Self-healing after worker death: what a killed worker or its broker lost is queued again.
 # A feed fetch holds its feed's lock this long: it must outlast fetch_feed's hard time limit (150 s), so that a
 # lock past it belongs to a dead task, which the healing sweep releases and whose feed it queues again.
-FEED_LOCK_SECONDS = int(os.environ.get("FEED_LOCK_SECONDS", "180"))
+FEED_LOCK_SECONDS = env_number("FEED_LOCK_SECONDS", 180, 1)
 # A feed queued by the beat and not fetched within this many seconds is queued again by the beat.
-FEED_REQUEUE_AFTER = int(os.environ.get("FEED_REQUEUE_AFTER", "300"))
+FEED_REQUEUE_AFTER = env_number("FEED_REQUEUE_AFTER", 300, 1)
 # The sweep runs this often (seconds); a story still pending this many seconds after its page task was due is
 # queued again, at most HEAL_PAGE_MAX_REQUEUES times, then marked failed. Longer than a page task's hard time
 # limit (90 s) plus the time a page waits in a busy queue, or a healthy page would be queued twice.
-HEAL_EVERY = float(os.environ.get("HEAL_EVERY", "60"))
-HEAL_PAGE_AFTER = int(os.environ.get("HEAL_PAGE_AFTER", "600"))
-HEAL_PAGE_MAX_REQUEUES = int(os.environ.get("HEAL_PAGE_MAX_REQUEUES", "3"))
+HEAL_EVERY = env_number("HEAL_EVERY", 60.0, 0.1)
+HEAL_PAGE_AFTER = env_number("HEAL_PAGE_AFTER", 600, 1)
+HEAL_PAGE_MAX_REQUEUES = env_number("HEAL_PAGE_MAX_REQUEUES", 3, 0)
 
-# --- UI (pages, JSON API): cache for rate limits, Content-Security-Policy, the public extraction demo.
+# --- Web pages and JSON API: cache for rate limits, Content-Security-Policy, the public extraction demo.
 # Redis when REDIS_URL is set, so every web process shares the rate-limit counters; else per process.
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
@@ -215,13 +226,13 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 MIDDLEWARE.insert(1, "reader.web.middleware.ContentSecurityPolicyMiddleware")
 # Anonymous POST /api/extract: at most this many requests per client per window (seconds).
-EXTRACT_RATE_LIMIT = int(os.environ.get("EXTRACT_RATE_LIMIT", "20"))
-EXTRACT_RATE_WINDOW = int(os.environ.get("EXTRACT_RATE_WINDOW", "60"))
+EXTRACT_RATE_LIMIT = env_number("EXTRACT_RATE_LIMIT", 20, 1)
+EXTRACT_RATE_WINDOW = env_number("EXTRACT_RATE_WINDOW", 60, 1)
 # The client address for rate limits comes from X-Forwarded-For only behind a trusted proxy.
 CLIENT_IP_FROM_PROXY = env_bool("BEHIND_PROXY")
 CSRF_FAILURE_VIEW = "reader.web.api.csrf_failure"
 
-# --- Reliability (issue 8): the rest of an HTTPS deployment's settings, from the environment (off by default,
+# --- HTTPS deployment and broker: the rest of an HTTPS deployment's settings, from the environment (off by default,
 # as they bind every subdomain to HTTPS); with these set, `manage.py check --deploy` has nothing to warn about.
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS")
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD")
@@ -230,9 +241,9 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD")
 # their host's booked turn: about 1,000 s for a 2,000-page queue on one host), or a waiting message would be
 # handed to a second worker too (harmless, tasks are idempotent, but wasted); shorter means faster recovery.
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("BROKER_VISIBILITY_TIMEOUT", "1800"))}
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_number("BROKER_VISIBILITY_TIMEOUT", 1800, 1)}
 
-# --- Web requests (issue 16, round 2): every request's work is bounded, and a person never waits on the crawl.
+# --- Web requests' bounds: every request's work is bounded, and a person never waits on the crawl.
 # A fetch for a web request (the widget, subscribing) gets this total deadline, and waits at most WEB_HOST_WAIT
 # for a free connection to the host; it books no turn on the crawl's calendar.
 WEB_FETCH_TIMEOUT = env_number("WEB_FETCH_TIMEOUT", 10.0, 0.1)
@@ -267,7 +278,7 @@ LOGGING.setdefault("loggers", {}).setdefault("django.request", {}).setdefault("f
 AXES_VERBOSE = False
 LOGGING["loggers"]["axes"] = {"level": "WARNING"}
 
-# --- "Refresh now" (issue 19): per user, at most REFRESH_RATE_LIMIT presses in REFRESH_RATE_WINDOW seconds;
+# --- "Refresh now": per user, at most REFRESH_RATE_LIMIT presses in REFRESH_RATE_WINDOW seconds;
 # feeds fetched in the last REFRESH_MIN_AGE seconds are not fetched again.
 REFRESH_RATE_LIMIT = env_number("REFRESH_RATE_LIMIT", 3, 1)
 REFRESH_RATE_WINDOW = env_number("REFRESH_RATE_WINDOW", 300, 1)

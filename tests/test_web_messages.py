@@ -75,7 +75,9 @@ def test_progress_counts_failed_feeds_apart(ann, client_ann):
 
 @pytest.mark.parametrize("name, value", [("WEB_FETCH_TIMEOUT", "soon"), ("WEB_FETCH_TIMEOUT", "-1"),
                                          ("MAX_FEEDS_PER_USER", "0"), ("TRUSTED_PROXY_HOPS", "1.5"),
-                                         ("LOGIN_FAILURE_LIMIT", "nan"), ("DISCOVERY_TIMEOUT", "nan")])
+                                         ("LOGIN_FAILURE_LIMIT", "nan"), ("DISCOVERY_TIMEOUT", "nan"),
+                                         ("BEHIND_PROXY", "ture"), ("DEBUG", "enabled"), ("FETCH_TIMEOUT", "soon"),
+                                         ("POLITE_MAX_CONNECTIONS", "0"), ("HEAL_PAGE_AFTER", "²")])
 def test_bad_settings_stop_start_up(name, value):
     result = subprocess.run([sys.executable, "-c", "import reader.settings"], cwd=ROOT, capture_output=True,
                             text=True, env={**os.environ, "SECRET_KEY": "x", name: value})
