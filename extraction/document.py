@@ -21,7 +21,7 @@ def _known(name: str | bytes | None) -> str | None:
     if not name:
         return None
     try:
-        return _text_codec(name.decode() if isinstance(name, bytes) else name)
+        return text_codec(name.decode() if isinstance(name, bytes) else name)
     except UnicodeDecodeError:
         return None
 
@@ -31,7 +31,7 @@ _ALL_BYTES = bytes(range(256))
 
 
 @lru_cache(maxsize=256)
-def _text_codec(name: str) -> str | None:
+def text_codec(name: str) -> str | None:
     """The codec's canonical name when it decodes any bytes to text, else None. Python
     also registers codecs that are no charset (zlib, base64, rot13, idna, undefined...):
     a page naming one has mislabelled itself, and the label is ignored."""

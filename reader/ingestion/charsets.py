@@ -9,6 +9,8 @@ import re
 
 from charset_normalizer import from_bytes
 
+from extraction.document import text_codec
+
 _CHARSET_PARAM = re.compile(r";\s*charset\s*=\s*[\"']?([^;\"'\s]*)[\"']?", re.I)
 _XML_ENCODING = re.compile(rb"^(\xef\xbb\xbf)?(<\?xml[^>]{0,200}?encoding\s*=\s*[\"'])([^\"']{0,100})([\"'])")
 # Text between tags, kept when it holds non-ASCII bytes. "<" and ">" are never the second byte of a character
@@ -28,14 +30,9 @@ DEFAULT = "cp1252"  # the web's default legacy encoding, preferred when a short 
 
 
 def usable(name: str) -> bool:
-    """Whether bytes.decode(name) can work: a known text codec that does not refuse every input."""
-    try:
-        b"<\x80".decode(name)
-    except UnicodeDecodeError:
-        return True
-    except (LookupError, ValueError, TypeError):  # unknown, not a text codec (zlib), or undefined
-        return False
-    return True
+    """Whether bytes.decode(name) can work: a known text codec, not zlib, base64, undefined... (the extractor's
+    own test of a charset name, so feeds and pages agree on what counts as one)."""
+    return text_codec(name) is not None
 
 
 def usable_content_type(content_type: str, notes) -> str:
