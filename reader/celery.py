@@ -26,6 +26,7 @@ app.conf.update(
         "reader.tasks.fetch_feed": {"queue": "feeds"},
         "reader.tasks.schedule_due_feeds": {"queue": "feeds"},
         "reader.tasks.heal_stuck_work": {"queue": "feeds"},
+        "reader.tasks.queue_story_pages": {"queue": "feeds"},
         "reader.tasks.fetch_story_page": {"queue": "pages"},
         "reader.tasks.retrain_user": {"queue": "ranking"},
         "reader.tasks.score_stories": {"queue": "ranking"},

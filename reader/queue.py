@@ -19,6 +19,7 @@ from .models import RankingJob
 STALE = timedelta(minutes=10)  # beyond the ranking tasks' time limit (5 minutes)
 FETCH_FEED = "reader.tasks.fetch_feed"
 IMPORT_OPML = "reader.tasks.import_opml"
+QUEUE_PAGES = "reader.tasks.queue_story_pages"
 
 
 def send(task: str, *args) -> None:

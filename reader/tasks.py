@@ -119,6 +119,12 @@ def queue_pages(story_ids: list[int]) -> None:
                                              retry=False, declare=[])
 
 
+@shared_task
+def queue_story_pages(story_ids: list[int]) -> None:
+    """queue_pages for stories a service stored (a new feed's first body, stored when a user subscribed)."""
+    queue_pages(story_ids)
+
+
 @shared_task(bind=True, soft_time_limit=60, time_limit=90, **DB_RETRY)
 def fetch_story_page(self, story_id: int, attempt: int = 0, booking: int | None = None, batch: str = "") -> str:
     outcome = "failed"

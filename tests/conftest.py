@@ -148,3 +148,12 @@ def wait_for(predicate, timeout=60.0, interval=0.25, message="condition"):
             return value
         time.sleep(interval)
     raise AssertionError(f"timed out after {timeout}s waiting for {message}")
+
+
+def follow_feed(user, url: str, folder: str = ""):
+    """The user's subscription to the feed at url, made without fetching it (subscribe() stores a new feed's body
+    at once), for tests of what the crawl's fetch does; the feed's first fetch is queued on commit."""
+    from reader.ingestion.subscribe import follow
+    from reader.models import Feed
+
+    return Feed.objects.get(id=follow(user, {url: (folder, "")}).feed_ids[url])

@@ -18,7 +18,7 @@ import lxml.html
 import pytest
 
 from reader.demo.article_html import block_text
-from reader.demo.feeds import FEED_FORMATS
+from reader.demo.feed_documents import FEED_FORMATS
 from reader.demo.site import DESKS, load_stories, make_server
 
 NOW = datetime(2026, 5, 4, 9, 30, tzinfo=timezone.utc)

@@ -5,7 +5,7 @@ from django.contrib.auth.models import User
 from reader.ingestion import feeds
 from reader.models import Entry, Story
 from reader.ingestion.feed_fields import normalised_link
-from reader.ingestion.subscribe import subscribe
+from conftest import follow_feed
 
 pytestmark = pytest.mark.django_db
 
@@ -21,7 +21,7 @@ def rss(*items):
 @pytest.fixture
 def feed(server, allow_loopback):
     user = User.objects.create_user("dee")
-    feed, _ = subscribe(user, server.add("/feed.xml", rss()))
+    feed = follow_feed(user, server.add("/feed.xml", rss()))
     return feed
 
 
@@ -66,7 +66,7 @@ def test_updated_story_is_updated_and_a_moved_link_is_extracted_again(server, fe
 
 def test_subscribers_get_each_new_story_once(server, feed):
     other = User.objects.create_user("eve")
-    subscribe(other, feed.url)
+    follow_feed(other, feed.url)
     serve(server, feed, ("A", "http://x.example/a", "g1", "one"), ("B", "http://x.example/b", "g2", "two"))
     serve(server, feed, ("A", "http://x.example/a", "g1", "one"), ("B", "http://x.example/b", "g2", "two"))
     assert Entry.objects.filter(user=other).count() == 2 and Entry.objects.count() == 4

@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 
 from reader.ingestion import feeds
 from reader.models import Entry, Story
-from reader.ingestion.subscribe import subscribe
+from conftest import follow_feed
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +30,7 @@ def user():
 
 @pytest.fixture
 def fetch(server, allow_loopback, user):
-    feed, _ = subscribe(user, server.add("/feed.xml", rss()))
+    feed = follow_feed(user, server.add("/feed.xml", rss()))
 
     def fetch(*items):
         server.add("/feed.xml", rss(*items))

@@ -5,7 +5,8 @@ import pytest
 from django.contrib.auth.models import User
 
 from reader.models import Subscription
-from reader.ingestion.subscribe import Candidate, DiscoveryError, discover, subscribe_url
+from reader.ingestion.discovery import Candidate, DiscoveryError, discover
+from reader.ingestion.subscribe import subscribe
 
 pytestmark = pytest.mark.django_db
 
@@ -47,14 +48,14 @@ def test_no_feed_anywhere_says_so(server, allow_loopback):
         discover("http://127.0.0.1:9/")
 
 
-def test_subscribe_url_subscribes_to_a_single_feed_and_offers_a_choice_of_several(server, allow_loopback):
+def test_subscribe_subscribes_to_a_single_feed_and_offers_a_choice_of_several(server, allow_loopback):
     user = User.objects.create_user("sam")
     one = server.add("/one/", page('<link rel="alternate" type="application/rss+xml" href="/one.rss">'))
-    feed, _, candidates = subscribe_url(user, one, folder="Blogs")
+    feed, _, candidates = subscribe(user, one, folder="Blogs")
     assert feed.url == server.url("/one.rss") and len(candidates) == 1
     assert Subscription.objects.get(user=user, feed=feed).folder == "Blogs"
     two = server.add("/two/", page('<link rel="alternate" type="application/rss+xml" href="/a.rss">'
                                    '<link rel="alternate" type="application/atom+xml" href="/b.atom">'))
-    feed, _, candidates = subscribe_url(user, two)
+    feed, _, candidates = subscribe(user, two)
     assert feed is None and [c.url for c in candidates] == [server.url("/a.rss"), server.url("/b.atom")]
     assert Subscription.objects.filter(user=user).count() == 1

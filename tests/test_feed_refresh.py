@@ -4,7 +4,7 @@ from django.contrib.auth.models import User
 
 from reader.ingestion import feeds
 from reader.models import Entry, Feed, Story
-from reader.ingestion.subscribe import subscribe
+from conftest import follow_feed
 
 RSS = """<?xml version="1.0"?><rss version="2.0"><channel><title>Test desk</title><link>{base}</link>
 <item><title>First story</title><link>{base}/a</link><guid>a</guid><description>Teaser A</description></item>
@@ -21,7 +21,7 @@ def reader_user():
 
 def test_new_stories_are_stored_once_and_reach_subscribers(server, allow_loopback, reader_user):
     url = server.add("/feed.xml", RSS.format(base=server.url("")), headers={"Content-Type": "application/rss+xml"})
-    feed, _ = subscribe(reader_user, url)
+    feed = follow_feed(reader_user, url)
     assert len(feeds.refresh(feed).new_story_ids) == 2
     assert len(feeds.refresh(feed).new_story_ids) == 0
     assert Story.objects.filter(feed=feed).count() == 2
@@ -32,7 +32,7 @@ def test_new_stories_are_stored_once_and_reach_subscribers(server, allow_loopbac
 
 def test_conditional_get_uses_the_etag(server, allow_loopback, reader_user):
     url = server.add("/feed.xml", RSS.format(base=server.url("")), headers={"ETag": '"v1"'})
-    feed, _ = subscribe(reader_user, url)
+    feed = follow_feed(reader_user, url)
     feeds.refresh(feed)
     server.add("/feed.xml", status=304)
     assert feeds.refresh(feed).not_modified
@@ -41,7 +41,7 @@ def test_conditional_get_uses_the_etag(server, allow_loopback, reader_user):
 
 def test_updated_story_is_updated_not_duplicated(server, allow_loopback, reader_user):
     url = server.add("/feed.xml", RSS.format(base=server.url("")))
-    feed, _ = subscribe(reader_user, url)
+    feed = follow_feed(reader_user, url)
     feeds.refresh(feed)
     server.add("/feed.xml", RSS.format(base=server.url("")).replace("First story", "First story, corrected"))
     feeds.refresh(feed)

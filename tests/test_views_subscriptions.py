@@ -3,7 +3,6 @@
 Discovery's answers are stand-ins here (tests/test_feed_discovery.py covers discovery itself), so that these
 tests pin down what the pages do with them.
 """
-from dataclasses import dataclass
 from datetime import timedelta
 
 import pytest
@@ -11,6 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
 from reader.ingestion import opml_import
+from reader.ingestion.discovery import Candidate
 from reader.ingestion import subscribe as subscribing
 from reader.models import Entry, Rating, Subscription
 from ui_factories import ann, client_ann, make_entries, make_feed, make_user, record_sends  # noqa: F401 (fixtures)
@@ -18,38 +18,25 @@ from ui_factories import ann, client_ann, make_entries, make_feed, make_user, re
 pytestmark = pytest.mark.django_db
 
 
-@dataclass
-class Candidate:
-    url: str
-    title: str
-    kind: str = "rss"
-
-
 @pytest.fixture
 def queued(monkeypatch):
     return record_sends(monkeypatch, "reader.tasks.fetch_feed")
 
 
-class DiscoveryError(Exception):
-    pass
-
-
 def found(monkeypatch, *candidates):
-    """subscribe_url as ingestion has it: subscribe to the one feed found, or hand back the candidates."""
-    def subscribe_url(user, url, folder=""):
+    """Discovery's answer for any URL; the one feed found is not fetched (the worker's first fetch is queued)."""
+    def discover(url, budget=None):
         if not candidates:
-            raise DiscoveryError(f"no feed found at {url}")
-        if len(candidates) > 1:
-            return None, False, list(candidates)
-        return *subscribing.subscribe(user, candidates[0].url, folder), list(candidates)
+            raise subscribing.DiscoveryError(f"no feed found at {url}")
+        return [c for c in candidates if c.url == url] or list(candidates)  # a feed's own URL finds that feed
 
-    monkeypatch.setattr(subscribing, "subscribe_url", subscribe_url, raising=False)
-    monkeypatch.setattr(subscribing, "DiscoveryError", DiscoveryError, raising=False)
+    monkeypatch.setattr(subscribing, "discover", discover)
+    monkeypatch.setattr(subscribing, "_fetch_within", lambda budget, url: None)
 
 
 def test_one_feed_found_subscribes_fetches_and_shows_progress(ann, client_ann, monkeypatch, queued,
                                                               django_capture_on_commit_callbacks):
-    found(monkeypatch, Candidate("https://site.example/rss", "Site news"))
+    found(monkeypatch, Candidate("https://site.example/rss", "Site news", "rss"))
     with django_capture_on_commit_callbacks(execute=True):
         response = client_ann.post("/subscriptions/", {"url": "https://site.example/", "folder": "Local"})
     subscription = Subscription.objects.get(user=ann)
@@ -61,12 +48,12 @@ def test_one_feed_found_subscribes_fetches_and_shows_progress(ann, client_ann, m
 
 
 def test_several_feeds_found_lets_the_user_choose(ann, client_ann, monkeypatch, queued):
-    found(monkeypatch, Candidate("https://site.example/all.xml", "Everything"),
-          Candidate("https://site.example/sport.xml", "Sport only"))
+    found(monkeypatch, Candidate("https://site.example/all.xml", "Everything", "rss"),
+          Candidate("https://site.example/sport.xml", "Sport only", "rss"))
     page = client_ann.post("/subscriptions/", {"url": "https://site.example/"}).content.decode()
-    assert "Everything" in page and "Sport only" in page and 'name="chosen"' in page
+    assert "Everything" in page and "Sport only" in page and 'value="https://site.example/sport.xml"' in page
     assert not Subscription.objects.exists()
-    client_ann.post("/subscriptions/", {"url": "https://site.example/sport.xml", "chosen": "1", "folder": ""})
+    client_ann.post("/subscriptions/", {"url": "https://site.example/sport.xml", "folder": ""})
     assert Subscription.objects.get(user=ann).feed.url == "https://site.example/sport.xml"
 
 
@@ -150,7 +137,7 @@ def test_a_file_that_is_not_opml_is_refused_with_a_message(ann, client_ann, monk
 
 
 def test_opml_export_is_a_download(ann, client_ann):
-    subscribing.subscribe(ann, "https://a.example/feed", folder="News")
+    subscribing.follow(ann, {"https://a.example/feed": ("News", "")})
     response = client_ann.get("/subscriptions/export.opml")
     assert response["Content-Disposition"] == 'attachment; filename="subscriptions.opml"'
     assert response.content.startswith(b"<?xml") and b"https://a.example/feed" in response.content

@@ -8,7 +8,7 @@ from django.test import Client
 
 from reader.ingestion import opml_import
 from reader.models import OpmlImport, Subscription
-from reader.ingestion.subscribe import COMMON_PATHS, DiscoveryError, discover
+from reader.ingestion.discovery import COMMON_PATHS, DiscoveryError, discover
 from ui_factories import ann, client_ann, make_feed, record_sends  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db

@@ -2,7 +2,7 @@
 from html import escape
 
 from .catalog import DESKS
-from .feeds import feed_mime, feed_url
+from .feed_documents import feed_mime, feed_url
 
 STYLE = """
 body{font-family:Georgia,serif;margin:0;color:#222;background:#fafaf7}

@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 from .catalog import DESKS
 from .clutter import INFO_PAGES
-from .feeds import feed_mime, render_feed, render_opml
+from .feed_documents import feed_mime, render_feed, render_opml
 from .pages import home_page, info_page, not_found_page, placeholder_svg
 from .story_page import render_story_page
 

@@ -189,11 +189,25 @@ def refresh(feed: Feed, max_wait: float = 30.0, booking: int | None = None) -> F
     politeness.HostBusy is the exception: nothing was fetched, and the caller decides when to come back.
     """
     now = timezone.now()
+    try:
+        response = fetching.get(feed.url, conditional_headers(feed), max_wait=max_wait, booking=booking)
+    except FetchError as exc:
+        feed.last_fetched_at = now
+        record_error(feed, exc, now)
+        return FetchOutcome(error=str(exc))
+    return take(feed, response, now)
+
+
+def take(feed: Feed, response, now: datetime) -> FetchOutcome:
+    """Store a response fetched for the feed at now: its stories, what it teaches about the feed, its next fetch.
+
+    The crawl's fetch comes here, and so does the body discovery fetched when a user subscribed to a new feed
+    (reader/ingestion/subscribe.py), so that its first fetch is not done twice. A body that is not a feed is
+    recorded on the feed, as a failed fetch is.
+    """
     feed.last_fetched_at = now
     ttl = None
     try:
-        response = fetching.get(feed.url, conditional_headers(feed), max_wait=max_wait,
-                                  booking=booking)
         if response.status == 304:
             outcome = FetchOutcome(not_modified=True)
             feed.fetch_interval = schedule.unchanged_interval(feed.fetch_interval)
@@ -203,7 +217,7 @@ def refresh(feed: Feed, max_wait: float = 30.0, booking: int | None = None) -> F
             outcome = store(feed, parsed)
             _learn(feed, parsed, response, outcome, now)
             ttl = parsed.ttl_minutes
-    except (FetchError, NotAFeed) as exc:
+    except NotAFeed as exc:
         record_error(feed, exc, now)
         return FetchOutcome(error=str(exc))
     feed.error_count = 0

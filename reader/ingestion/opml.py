@@ -1,7 +1,8 @@
 """OPML import and export of a user's subscriptions; nested outlines are folders ("News/Tech").
 
-Import only records subscriptions (no network), so a 1,000-feed file goes in one transaction; the new
-feeds are queued for their first fetch after the commit, and fetch errors then show on each feed.
+Import only records subscriptions (no network), so a 1,000-feed file goes in one transaction: subscribe.follow
+makes the feeds and subscriptions and queues the new feeds' first fetches after the commit, and fetch errors then
+show on each feed.
 """
 from __future__ import annotations
 
@@ -15,9 +16,7 @@ from django.core.validators import URLValidator
 from django.db import transaction
 from django.utils import timezone
 
-from .. import queue
-from ..models import Entry, Feed, Story, Subscription
-from ..ranking import scores
+from . import subscribe
 
 FOLDER_SEPARATOR = "/"
 MAX_FOLDER_DEPTH = 20  # deeper outlines are read into the 20th folder; a folder path is 200 characters anyway
@@ -96,28 +95,12 @@ def import_opml(user, data: bytes) -> ImportReport:
         elif url in wanted:
             report.failed.append((url, "listed twice in the file; the first folder is kept"))
         else:
-            wanted[url] = (title, folder)
-    known = dict(Feed.objects.filter(url__in=list(wanted)).values_list("url", "id"))
-    now = timezone.now()
-    # The file's titles are this user's labels; a new feed's own title comes from its first fetch.
-    Feed.objects.bulk_create([Feed(url=u, next_fetch_at=now) for u in wanted if u not in known],
-                             ignore_conflicts=True)
-    feed_ids = dict(Feed.objects.filter(url__in=list(wanted)).values_list("url", "id"))
-    report.new_feed_ids = [feed_ids[u] for u in wanted if u not in known]
-    report.feed_ids = [feed_ids[u] for u in wanted]
-    subscribed = set(Subscription.objects.filter(user=user, feed_id__in=feed_ids.values())
-                     .values_list("feed_id", flat=True))
-    report.already = len(subscribed)
-    Subscription.objects.bulk_create([Subscription(user=user, feed_id=feed_ids[u], folder=folder, title=title[:500])
-                                      for u, (title, folder) in wanted.items() if feed_ids[u] not in subscribed],
-                                     ignore_conflicts=True)
+            wanted[url] = (folder, title)  # the file's titles are this user's labels for the feeds
+    followed = subscribe.follow(user, wanted)
+    report.new_feed_ids = followed.new_feed_ids
+    report.feed_ids = [followed.feed_ids[u] for u in wanted]
+    report.already = len(followed.already)
     report.subscribed = len(wanted) - report.already
-    stories = Story.objects.filter(feed_id__in=[feed_ids[u] for u in wanted if feed_ids[u] not in subscribed])
-    Entry.objects.bulk_create([Entry(user=user, story_id=sid) for sid in stories.values_list("id", flat=True)],
-                              ignore_conflicts=True)
-    scores.queue_retrain(user.id)
-    for feed_id in report.new_feed_ids:
-        queue.send(queue.FETCH_FEED, feed_id)
     return report
 
 

@@ -1,126 +1,41 @@
-"""Subscribing a user by feed URL or page URL, shared by the UI, the API, OPML import and add_feed.
+"""Subscribing: the one way a user comes to follow feeds, for the subscribe form, OPML import, `add_feed` and the demo.
 
-discover(url) finds the feeds behind a URL: the URL itself when it is a feed, else the page's
-<link rel="alternate"> feeds, else the first of the common feed paths that answers with a feed.
-When it finds several, the caller lets the user choose. A person waits on it, so its fetches never wait on
-the crawl's calendar, and all of them together stop at DISCOVERY_TIMEOUT.
+subscribe(user, url) follows the feed at or behind a URL. A feed the server already knows is followed as it is
+(its stories join the user's feed; it stays on its schedule). A new feed is stored from the body discovery
+fetched, as Miniflux does, so its stories are in the user's feed when the request ends and the worker does not
+fetch it again at once: its pages are queued when the transaction commits. Only when discovery did not fetch the
+feed itself (a page linking to it) is it fetched here, within what is left of discovery's time, and failing that
+its first fetch is queued.
+
+follow(user, wanted) is the part shared with OPML import, for many feeds at once: feeds, subscriptions, entries
+for the stories the feeds already have, a retrain of the user's model, and each new feed's first fetch queued.
 """
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass
-from urllib.parse import urljoin
+from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
-from extraction import ExtractionError
-from extraction.document import parse as parse_html
 from extraction.fetch import FetchError
 
-from ..models import Entry, Feed, Subscription
+from .. import queue
+from ..models import Entry, Feed, Story, Subscription
 from ..ranking import scores
-from . import fetching
-from .feed_fields import NotAFeed
-from .parsing import parse
+from . import feeds
+from .discovery import Budget, Candidate, DiscoveryError, discover
 from .politeness import HostBusy
-
-FEED_TYPES = {
-    "application/rss+xml": "rss",
-    "application/atom+xml": "atom",
-    "application/feed+json": "json",
-    "application/json": "json",
-    "application/rdf+xml": "rss",
-    "application/xml": "rss",
-    "text/xml": "rss",
-}
-COMMON_PATHS = ("/feed", "/rss", "/feed.xml", "/rss.xml", "/atom.xml", "/index.xml", "/feed.json",
-                "/feeds/posts/default", "/?feed=rss2")
-
-
-class DiscoveryError(Exception):
-    """No feed could be found at or behind the URL; the message says why, for a person."""
-
 
 class TooManyFeeds(Exception):
     """The user already follows MAX_FEEDS_PER_USER feeds."""
 
 
-class _Budget:
-    """The time left for one discovery; each fetch gets what remains."""
-
-    def __init__(self, seconds: float):
-        self.seconds, self.deadline = seconds, time.monotonic() + seconds
-
-    def fetch(self, url: str):
-        remaining = self.deadline - time.monotonic()
-        if remaining <= 0:
-            raise DiscoveryError(f"Looking for a feed took longer than {self.seconds:g} s; "
-                                 f"try the feed's own address.")
-        return fetching.get_now(url, timeout=remaining)
-
-
-@dataclass(frozen=True)
-class Candidate:
-    url: str
-    title: str
-    kind: str  # rss, atom, json (or the parsed format when the URL is a feed itself)
-
-
-def _as_feed(response) -> Candidate | None:
-    try:
-        parsed = parse(response.content, response.url, response.headers.get("content-type", ""), max_entries=1)
-    except NotAFeed:
-        return None
-    return Candidate(response.url, parsed.title, parsed.format)
-
-
-def _alternates(response) -> list[Candidate]:
-    try:
-        doc = parse_html(response.content, response.charset)
-    except ExtractionError:
-        return []
-    base = (doc.xpath("//base/@href") or [response.url])[0]
-    found = {}
-    for link in doc.xpath("//link[@href]"):
-        rels = (link.get("rel") or "").lower().split()
-        kind = FEED_TYPES.get((link.get("type") or "").split(";")[0].strip().lower())
-        if "alternate" in rels and kind and "comments" not in (link.get("title") or "").lower():
-            url = urljoin(urljoin(response.url, base), link.get("href").strip())
-            if url.startswith(("http://", "https://")):
-                found.setdefault(url, Candidate(url, " ".join((link.get("title") or "").split()), kind))
-    return list(found.values())
-
-
-def _common_paths(page_url: str, budget: _Budget) -> list[Candidate]:
-    for path in COMMON_PATHS:
-        try:
-            candidate = _as_feed(budget.fetch(urljoin(page_url, path)))
-        except FetchError:
-            continue
-        if candidate:
-            return [candidate]
-    return []
-
-
-def discover(url: str) -> list[Candidate]:
-    """The feeds at or behind url, best first; raises DiscoveryError when there are none."""
-    budget = _Budget(settings.DISCOVERY_TIMEOUT)
-    try:
-        response = budget.fetch(url)
-        direct = _as_feed(response)
-        if direct:
-            return [direct]
-        candidates = _alternates(response) or _common_paths(response.url, budget)
-    except FetchError as exc:
-        raise DiscoveryError(fetching.explain(exc, url)) from exc
-    except HostBusy as busy:
-        raise DiscoveryError(f"{busy.host} is busy with other requests from this server; "
-                             f"try again in a minute.") from busy
-    if not candidates:
-        raise DiscoveryError("No feed found there: the page is not a feed, links to none, and none of the "
-                             "usual feed addresses answered with one.")
-    return candidates
+@dataclass
+class Followed:
+    feed_ids: dict[str, int] = field(default_factory=dict)  # every wanted URL -> its feed
+    new_feed_ids: list[int] = field(default_factory=list)  # feeds the server did not know before
+    already: set[int] = field(default_factory=set)  # feeds the user followed before
 
 
 def room_for(user) -> int:
@@ -128,38 +43,81 @@ def room_for(user) -> int:
     return max(0, settings.MAX_FEEDS_PER_USER - Subscription.objects.filter(user=user).count())
 
 
-@transaction.atomic
-def subscribe(user, url: str, folder: str = "") -> tuple[Feed, bool]:
-    """Subscribe user to the feed at url; returns (feed, created_subscription). Existing stories join the feed.
+def subscribe(user, url: str, folder: str = "") -> tuple[Feed | None, bool, list[Candidate]]:
+    """Follow the one feed at or behind url: (feed, created_subscription, candidates), or (None, False, candidates)
+    when discovery found several and the user must choose (subscribing to the chosen URL then follows it).
 
-    Raises TooManyFeeds for a new feed past MAX_FEEDS_PER_USER.
+    A URL already known as a feed is followed without fetching anything. Raises DiscoveryError when there is no
+    feed there, TooManyFeeds for a new subscription past MAX_FEEDS_PER_USER.
     """
+    if Feed.objects.filter(url=url).exists():
+        return *_follow_one(user, url, folder, None), []
+    budget = Budget(settings.DISCOVERY_TIMEOUT)
+    candidates = discover(url, budget)
+    if len(candidates) > 1:
+        return None, False, candidates
+    found = candidates[0]
+    response = found.response
+    if response is None and not Feed.objects.filter(url=found.url).exists():
+        response = _fetch_within(budget, found.url)
+    return *_follow_one(user, found.url, folder, response), candidates
+
+
+def _fetch_within(budget: Budget, url: str):
+    """The feed a page links to, fetched in the time discovery left; None if it could not be (the worker tries)."""
+    try:
+        return budget.fetch(url)
+    except (FetchError, HostBusy, DiscoveryError):
+        return None
+
+
+@transaction.atomic
+def _follow_one(user, url: str, folder: str, response) -> tuple[Feed, bool]:
     existing = Subscription.objects.filter(user=user, feed__url=url).select_related("feed").first()
-    if existing:
+    if existing:  # nothing to fetch or queue: the feed is on its schedule
         return existing.feed, False
     if not room_for(user):
         raise TooManyFeeds(f"You follow {settings.MAX_FEEDS_PER_USER} feeds, the most this server allows; "
                            f"unsubscribe from one first.")
-    feed, _ = Feed.objects.get_or_create(url=url)
-    _, created = Subscription.objects.get_or_create(user=user, feed=feed, defaults={"folder": folder[:200]})
-    if created:
-        Entry.objects.bulk_create(
-            [Entry(user=user, story_id=sid) for sid in feed.stories.values_list("id", flat=True)],
-            ignore_conflicts=True,
-        )
-        scores.queue_retrain(user.id)  # the feed's stories scored for them, and the new feed is one they chose
-    return feed, created
+    followed = follow(user, {url: (folder, "")}, {url: response} if response is not None else {})
+    return Feed.objects.get(id=followed.feed_ids[url]), url not in followed.already
 
 
-def subscribe_url(user, url: str, folder: str = "") -> tuple[Feed | None, bool, list[Candidate]]:
-    """Subscribe to the one feed behind url: (feed, created_subscription, candidates); or (None, False, candidates)
-    when the user must choose.
+def follow(user, wanted: dict[str, tuple[str, str]], bodies: dict | None = None) -> Followed:
+    """Subscribe user to each URL -> (folder, label) they do not follow yet; the feeds are made if new.
 
-    A URL already known as a feed is subscribed without fetching anything.
+    A new feed whose body is in ``bodies`` (URL -> the response fetched for it) is stored now, its pages queued on
+    commit; any other new feed's first fetch is queued on commit. Known feeds keep their schedule.
     """
-    if Feed.objects.filter(url=url).exists():
-        return *subscribe(user, url, folder), []
-    candidates = discover(url)
-    if len(candidates) > 1:
-        return None, False, candidates
-    return *subscribe(user, candidates[0].url, folder), candidates
+    with transaction.atomic():
+        known = set(Feed.objects.filter(url__in=list(wanted)).values_list("url", flat=True))
+        Feed.objects.bulk_create([Feed(url=u) for u in wanted if u not in known], ignore_conflicts=True)
+        found = Followed(feed_ids=dict(Feed.objects.filter(url__in=list(wanted)).values_list("url", "id")))
+        found.new_feed_ids = [found.feed_ids[u] for u in wanted if u not in known]
+        found.already = set(Subscription.objects.filter(user=user, feed_id__in=found.feed_ids.values())
+                            .values_list("feed_id", flat=True))
+        # A label is this user's name for the feed; the feed's own title comes from its first fetch.
+        Subscription.objects.bulk_create(
+            [Subscription(user=user, feed_id=found.feed_ids[u], folder=folder[:200], title=label[:500])
+             for u, (folder, label) in wanted.items() if found.feed_ids[u] not in found.already],
+            ignore_conflicts=True)
+        joined = [i for i in found.feed_ids.values() if i not in found.already]
+        Entry.objects.bulk_create([Entry(user=user, story_id=sid) for sid in
+                                   Story.objects.filter(feed_id__in=joined).values_list("id", flat=True)],
+                                  ignore_conflicts=True)
+        if joined:  # the feeds' stories scored for them, and the new feeds are ones they chose
+            scores.queue_retrain(user.id)
+        for url in wanted:
+            if url not in known:
+                _first_fetch(found.feed_ids[url], (bodies or {}).get(url))
+    return found
+
+
+def _first_fetch(feed_id: int, response) -> None:
+    """A new feed's first fetch: the body already fetched stored now (its pages queued on commit), else queued."""
+    if response is None:
+        queue.send(queue.FETCH_FEED, feed_id)
+        return
+    outcome = feeds.take(Feed.objects.get(id=feed_id), response, timezone.now())
+    if outcome.new_story_ids:
+        queue.send(queue.QUEUE_PAGES, outcome.new_story_ids)

@@ -73,22 +73,19 @@ def progress_url(feed_ids) -> str:
 
 
 def add_subscription(request, form):
-    """Subscribe to the address, or to the one feed found there; several feeds found -> let the user choose."""
+    """Subscribe to the address, or to the one feed found there; several feeds found -> let the user choose (the
+    choice comes back as the chosen feed's address)."""
     url, folder = form.cleaned_data["url"], form.cleaned_data["folder"]
     try:
-        if request.POST.get("chosen"):  # one of the candidates offered below
-            feed, created = subscribing.subscribe(request.user, url, folder=folder)
-        else:
-            feed, created, candidates = subscribing.subscribe_url(request.user, url, folder=folder)
-            if feed is None:
-                return render(request, "reader/choose_feed.html", {"candidates": candidates, "folder": folder})
+        feed, created, candidates = subscribing.subscribe(request.user, url, folder=folder)
     except (subscribing.DiscoveryError, subscribing.TooManyFeeds) as exc:
         form.add_error("url", str(exc))
         return None
+    if feed is None:
+        return render(request, "reader/choose_feed.html", {"candidates": candidates, "folder": folder})
     if not created:  # nothing new to fetch: the feed is already on its schedule
         messages.info(request, f"You already follow {feed}")
         return redirect("subscriptions")
-    queue.send(queue.FETCH_FEED, feed.id)
     messages.success(request, f"Subscribed to {feed}")
     return redirect(progress_url([feed.id]))
 

@@ -113,7 +113,7 @@ def test_opml_title_poisoning(server, allow_loopback, monkeypatch):
     opml.import_opml(User.objects.create_user("mallory"), (
         f'<opml version="2.0"><body><outline type="rss" text="{poison}" xmlUrl="{url}"/></body></opml>').encode())
     victim = User.objects.create_user("victim")
-    feed, _ = subscribe(victim, url)
+    feed, _, _ = subscribe(victim, url)
     feeds.refresh(feed)
     seen = Subscription.objects.get(user=victim).name
     assert seen == "Hostile desk"

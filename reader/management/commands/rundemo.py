@@ -26,7 +26,6 @@ from reader.demo.site import DESKS, make_server
 from reader.models import Rating, Story
 from reader.ranking.scores import rate
 from reader.ingestion.subscribe import subscribe
-from reader.tasks import fetch_feed
 
 DEMO_USER = "demo"
 # A starting taste for the demo account, so its feed is ranked from the first minute: rate more to change it.
@@ -101,9 +100,8 @@ class Command(BaseCommand):
             saved.write_text(password)
         else:
             password = None
-        for slug, title in DESKS:
-            feed, _ = subscribe(user, f"http://127.0.0.1:{demo_port}/feeds/{slug}.xml", folder="Demo")
-            fetch_feed.delay(feed.id)
+        for slug, title in DESKS:  # a new desk's stories stored now, their pages queued for the worker
+            subscribe(user, f"http://127.0.0.1:{demo_port}/feeds/{slug}.xml", folder="Demo")
         return password
 
     def _seed_taste(self, timeout: float = 180.0) -> None:
