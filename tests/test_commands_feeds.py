@@ -1,5 +1,5 @@
-"""The shell path of the README: `add_feed URL --user NAME` queues the first fetch to the worker, and
-`fetch_feeds` fetches one feed in place or queues every due one."""
+"""The shell path of the README: `add_feed URL --user NAME` stores a new feed's stories at once and queues their
+pages to the worker, and `fetch_feeds` fetches one feed in place or queues every due one."""
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
@@ -20,7 +20,8 @@ def publish(server, slugs) -> str:
                       headers={"Content-Type": "application/rss+xml"})
 
 
-def test_add_feed_subscribes_and_the_worker_fetches_and_extracts(server, celery_worker_process, capsys):
+def test_add_feed_subscribes_and_the_worker_extracts_without_fetching_the_feed_again(server, celery_worker_process,
+                                                                                    capsys):
     User.objects.create_user("ada", password="pw")
     url = publish(server, ["library-opens", "library-cafe"])
 
@@ -31,12 +32,13 @@ def test_add_feed_subscribes_and_the_worker_fetches_and_extracts(server, celery_
     wait_for(lambda: Story.objects.filter(feed__url=url, extraction_status="done").count() == 2, timeout=90,
              message="both pages extracted by the worker")
     assert all("reading room" in s.extracted_text for s in Story.objects.filter(feed__url=url))
+    assert [path for path, _ in server.requests].count("/feed.xml") == 1
 
 
 def test_fetch_feeds_fetches_one_feed_here_and_reports_new_stories(server, allow_loopback, capsys):
     User.objects.create_user("ada", password="pw")
     url = publish(server, ["market-day"])
-    call_command("add_feed", url, "--user", "ada", "--now")
+    call_command("add_feed", url, "--user", "ada")
     capsys.readouterr()
 
     server.add("/feed.xml", feed_xml(server, [("market-day", "Market Day"), ("market-night", "Market Night")]),
@@ -50,7 +52,7 @@ def test_fetch_feeds_fetches_one_feed_here_and_reports_new_stories(server, allow
 def test_fetch_feeds_reports_a_dead_feed_as_an_error(server, allow_loopback, capsys):
     User.objects.create_user("ada", password="pw")
     url = publish(server, ["market-day"])
-    call_command("add_feed", url, "--user", "ada", "--now")
+    call_command("add_feed", url, "--user", "ada")
     server.add("/feed.xml", "Hello, plain text", headers={"Content-Type": "text/plain"})
 
     call_command("fetch_feeds", str(Feed.objects.get(url=url).id))

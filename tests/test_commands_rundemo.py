@@ -4,6 +4,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -101,21 +102,34 @@ def test_banner_comes_when_the_server_answers_and_the_console_stays_quiet(tmp_pa
         demo.wait(60)
 
 
+@pytest.fixture
+def demo_site():
+    from reader.demo.site import make_server
+
+    site = make_server("127.0.0.1", 0)
+    threading.Thread(target=site.serve_forever, daemon=True).start()
+    yield site.server_address[1]
+    site.shutdown()
+    site.server_close()
+
+
 @pytest.mark.django_db
-def test_demo_password_is_made_once_and_a_changed_one_is_kept(settings, tmp_path, monkeypatch):
-    """Issue 19, bug 11: a second `make run` keeps the password; one the owner changed is never reset."""
+def test_demo_password_is_made_once_and_a_changed_one_is_kept(settings, tmp_path, allow_loopback, demo_site):
+    """Issue 19, bug 11: a second `make run` keeps the password; one the owner changed is never reset. The desks
+    are subscribed through the subscribe service, their stories stored at once."""
     from django.contrib.auth.models import User
 
+    from reader.demo.catalog import DESKS
     from reader.management.commands.rundemo import Command
-    from reader.tasks import fetch_feed
+    from reader.models import Entry, Feed
 
     settings.VAR_DIR = tmp_path
-    monkeypatch.setattr(fetch_feed, "delay", lambda *args: None)
-    first = Command()._demo_account(8001)
+    first = Command()._demo_account(demo_site)
     demo = User.objects.get(username="demo")
     assert first and demo.check_password(first) and demo.is_superuser
-    assert Command()._demo_account(8001) == first
+    assert Feed.objects.count() == len(DESKS) and Entry.objects.filter(user=demo).count() > len(DESKS)
+    assert Command()._demo_account(demo_site) == first
     demo.set_password("mine-and-only-mine-7")
     demo.save()
-    assert Command()._demo_account(8001) is None
+    assert Command()._demo_account(demo_site) is None
     assert User.objects.get(username="demo").check_password("mine-and-only-mine-7")

@@ -5,7 +5,6 @@ from django.contrib.auth.models import User
 from reader.models import Entry, Story, TasteModel
 from reader.ranking.scores import rate
 from reader.ingestion.subscribe import subscribe
-from reader.tasks import fetch_feed
 from tests.conftest import wait_for
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -45,8 +44,7 @@ def test_feed_to_ranked_stories_through_the_worker(server, celery_worker_process
     url = server.add("/feed.xml", feed_xml(server, items), headers={"Content-Type": "application/rss+xml"})
 
     user = User.objects.create_user("reader", password="pw")
-    feed, _ = subscribe(user, url)
-    fetch_feed.delay(feed.id)
+    feed, _, _ = subscribe(user, url)  # the feed stored now, its pages queued to the worker
 
     wait_for(lambda: Story.objects.filter(feed=feed).exclude(extraction_status="pending").count() == 9,
              timeout=90, message="all pages fetched and extracted")

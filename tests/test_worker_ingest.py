@@ -69,8 +69,7 @@ def extracted(feed):
 
 def test_feed_to_extracted_pages_through_the_worker(worker, server):
     user = User.objects.create_user("walt")
-    feed, _ = subscribe(user, publish(server, "loop", 3))
-    fetch_feed.delay(feed.id)
+    feed, _, _ = subscribe(user, publish(server, "loop", 3))  # stored now; the worker extracts the pages
     wait_for(lambda: extracted(feed) == 3, message="three pages extracted")
     stories = Story.objects.filter(feed=feed)
     assert all(s.extraction_status == "done" for s in stories), [s.extraction_error for s in stories]
@@ -79,6 +78,7 @@ def test_feed_to_extracted_pages_through_the_worker(worker, server):
     assert Entry.objects.filter(user=user).count() == 3
     feed.refresh_from_db()
     assert feed.error_count == 0 and feed.title == "loop desk" and feed.locked_until is None
+    assert [path for path, _ in server.requests].count("/loop.xml") == 1  # the worker did not fetch it again
 
 
 def test_the_worker_survives_bad_input_and_records_it(worker, server):
@@ -110,7 +110,7 @@ def test_the_worker_survives_bad_input_and_records_it(worker, server):
 
 def test_one_feed_queued_many_times_stores_each_story_once(worker, server):
     user = User.objects.create_user("dup")
-    feed, _ = subscribe(user, publish(server, "dup", 4))
+    feed, _, _ = subscribe(user, publish(server, "dup", 4))
     for _ in range(6):
         fetch_feed.delay(feed.id)
     wait_for(lambda: extracted(feed) == 4, message="four pages extracted")

@@ -25,7 +25,7 @@ from django.db import connection
 from reader.demo.site import DESKS, make_server
 from reader.models import Rating, Story
 from reader.ranking.scores import rate
-from reader.ingestion.subscribe import subscribe
+from reader.ingestion.subscribe import DiscoveryError, subscribe
 
 DEMO_USER = "demo"
 # A starting taste for the demo account, so its feed is ranked from the first minute: rate more to change it.
@@ -101,7 +101,11 @@ class Command(BaseCommand):
         else:
             password = None
         for slug, title in DESKS:  # a new desk's stories stored now, their pages queued for the worker
-            subscribe(user, f"http://127.0.0.1:{demo_port}/feeds/{slug}.xml", folder="Demo")
+            try:
+                subscribe(user, f"http://127.0.0.1:{demo_port}/feeds/{slug}.xml", folder="Demo")
+            except DiscoveryError as exc:
+                raise CommandError(f"the demo site's {title} feed: {exc} (`make run` sets "
+                                   f"FETCH_ALLOWED_NETWORKS=127.0.0.1/32,::1/128 so the reader may fetch it)")
         return password
 
     def _seed_taste(self, timeout: float = 180.0) -> None:
