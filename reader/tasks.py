@@ -11,21 +11,17 @@ from datetime import timedelta
 
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
-from django.conf import settings
 from django.db import OperationalError
-from django.db.models import Q
 from django.utils import timezone
 
 from extraction.fetch import FetchError
 
-from .ingestion import articles, feeds, healing, opml_import, politeness
+from .ingestion import articles, crawl, feeds, healing, opml_import, politeness
 from .ingestion.batches import batches
 from .ingestion.politeness import HostBusy
 from .models import Feed, Story
 from .ranking import crowd, scores
 
-BATCH = 1000
-MAX_PER_TICK = 50_000  # a beat tick every 30 s then queues up to ~1,600 feeds/s: a million feeds every 10 min
 HOST_WAIT = 2.0  # a task waits this long for a busy host, then re-queues itself instead of holding a worker
 PAGE_RETRIES = 3
 
@@ -33,38 +29,9 @@ PAGE_RETRIES = 3
 DB_RETRY = dict(autoretry_for=(OperationalError,), retry_backoff=5, retry_jitter=True, max_retries=3)
 
 
-def claim(feed_id: int, owner: str) -> bool:
-    """Take the per-feed lock atomically, so one feed is never fetched twice at once.
-
-    The owner is the task id: a message redelivered after its worker was killed carries the same id and
-    takes the dead task's lock back, instead of finding the feed locked and dropping it.
-    """
-    now = timezone.now()
-    return bool(
-        Feed.objects.filter(Q(locked_until__isnull=True) | Q(locked_until__lt=now) | Q(locked_by=owner),
-                            id=feed_id).update(locked_until=now + timedelta(seconds=settings.FEED_LOCK_SECONDS),
-                                               locked_by=owner)
-    )
-
-
 @shared_task
 def schedule_due_feeds() -> int:
-    """Queue every due feed, most overdue first, in batches over one broker connection."""
-    queued = 0
-    with fetch_feed.app.producer_or_acquire() as producer:
-        while queued < MAX_PER_TICK:
-            now = timezone.now()
-            due = list(Feed.objects.filter(next_fetch_at__lte=now).order_by("next_fetch_at")
-                       .values_list("id", flat=True)[:BATCH])
-            if not due:
-                break
-            # Push the next fetch out now, so the next beat tick does not queue the same feeds again (but a tick
-            # after FEED_REQUEUE_AFTER does, if the message was lost).
-            Feed.objects.filter(id__in=due).update(next_fetch_at=now + timedelta(seconds=settings.FEED_REQUEUE_AFTER))
-            for feed_id in due:
-                fetch_feed.apply_async((feed_id,), producer=producer)
-            queued += len(due)
-    return queued
+    return crawl.queue_due_feeds()
 
 
 @shared_task(bind=True, soft_time_limit=120, time_limit=150, **DB_RETRY)
@@ -73,7 +40,7 @@ def fetch_feed(self, feed_id: int, booking: int | None = None) -> int:
     # Our own lock still held means this message ran before and its worker died, perhaps after storing the
     # stories but before queueing their pages (and the feed may now answer 304): queue what is still pending.
     taken_back = Feed.objects.filter(id=feed_id, locked_by=owner, locked_until__gte=timezone.now()).exists()
-    if not claim(feed_id, owner):
+    if not crawl.claim(feed_id, owner):
         return 0
     try:
         feed = Feed.objects.get(id=feed_id)
@@ -91,7 +58,7 @@ def fetch_feed(self, feed_id: int, booking: int | None = None) -> int:
         feeds.record_error(feed, TimeoutError("the feed took longer than the time limit to process"), timezone.now())
         return 0
     finally:
-        Feed.objects.filter(id=feed_id).update(locked_until=None, locked_by="")
+        crawl.release(feed_id)
     return len(outcome.new_story_ids)
 
 

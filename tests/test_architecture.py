@@ -11,10 +11,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("reader", "extraction", "recommender")
-# Only the Celery wiring runs tasks by importing them: the management commands (entry points, some run a task's
-# body in the foreground) and the system check that reads fetch_feed's time limit. Everything else sends by name
-# through reader.queue.
-MAY_IMPORT_TASKS = ("reader.management", "reader.checks", "reader.celery", "reader.tasks")
+# Only the Celery wiring runs tasks by importing them, and the system check that reads fetch_feed's time limit.
+# Everything else, the management commands included, calls services, which send by name through reader.queue.
+MAY_IMPORT_TASKS = ("reader.checks", "reader.celery", "reader.tasks")
 
 
 def module_name(path: Path) -> str:

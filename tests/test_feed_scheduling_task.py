@@ -5,7 +5,9 @@ import pytest
 from django.utils import timezone
 
 from reader import tasks
+from reader.ingestion import crawl
 from reader.models import Feed
+from ui_factories import record_sends
 
 pytestmark = pytest.mark.django_db
 
@@ -14,9 +16,8 @@ def test_all_due_feeds_are_queued_once_in_batches(monkeypatch):
     now = timezone.now()
     Feed.objects.bulk_create([Feed(url=f"http://f{i}.example/", next_fetch_at=now - timedelta(minutes=i)) for i in range(25)]
                              + [Feed(url="http://later.example/", next_fetch_at=now + timedelta(hours=1))])
-    queued = []
-    monkeypatch.setattr(tasks, "BATCH", 10)
-    monkeypatch.setattr(tasks.fetch_feed, "apply_async", lambda args, **kw: queued.append(args[0]))
+    queued = record_sends(monkeypatch, "reader.tasks.fetch_feed")
+    monkeypatch.setattr(crawl, "BATCH", 10)
     assert tasks.schedule_due_feeds() == 25
     urls = list(Feed.objects.filter(id__in=queued).order_by("-next_fetch_at").values_list("url", flat=True))
     assert len(set(queued)) == 25 and "http://later.example/" not in urls

@@ -1,7 +1,8 @@
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
+from reader.ingestion import crawl
+from reader.ingestion.politeness import HostBusy
 from reader.models import Feed
-from reader.tasks import fetch_feed, schedule_due_feeds
 
 
 class Command(BaseCommand):
@@ -12,10 +13,16 @@ class Command(BaseCommand):
 
     def handle(self, feed=None, **options):
         if feed is None:
-            self.stdout.write(f"queued {schedule_due_feeds()} due feed(s)")
+            self.stdout.write(f"queued {crawl.queue_due_feeds()} due feed(s)")
             return
-        target = Feed.objects.get(id=int(feed)) if feed.isdigit() else Feed.objects.get(url=feed)
-        new = fetch_feed(target.id)
-        target.refresh_from_db()
+        target = Feed.objects.filter(**({"id": int(feed)} if feed.isdigit() else {"url": feed})).first()
+        if target is None:
+            raise CommandError(f"no feed {feed!r}")
+        try:
+            outcome = crawl.fetch_here(target)
+        except HostBusy as busy:
+            raise CommandError(f"{busy.host} is busy; try again in {busy.retry_in:.0f} s")
+        if outcome is None:
+            raise CommandError(f"{target.url} is being fetched by a worker right now")
         status = f"error: {target.last_error}" if target.error_count else "ok"
-        self.stdout.write(f"{target.url}: {new} new stories, {status}")
+        self.stdout.write(f"{target.url}: {len(outcome.new_story_ids)} new stories, {status}")
