@@ -1,10 +1,11 @@
 """The one way services and views queue work: tasks are sent by name when the current transaction commits, so
 nothing outside the Celery wiring imports reader.tasks, and a task never runs before the rows it reads exist.
 
-`send` queues a task (`send_each` many, at once). `queue_once` queues a ranking task once per key: a burst of ratings queues one retrain
-of the user, not one per click. A key ("retrain:12") is taken in the database before its task is queued and
-freed when the task starts, so ratings that arrive while a retrain runs queue exactly one more, which sees
-them. A key held longer than STALE (its message lost with a dead worker) is taken again.
+`send` queues a task; `send_each` queues many at once, not waiting for a commit (the beat's due feeds).
+`queue_once` queues a ranking task once per key: a burst of ratings queues one retrain of the user, not one per
+click. A key ("retrain:12") is taken in the database before its task is queued and freed when the task starts,
+so ratings that arrive while a retrain runs queue exactly one more, which sees them. A key held longer than
+STALE (its message lost with a dead worker) is taken again.
 """
 from __future__ import annotations
 

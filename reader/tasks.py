@@ -96,7 +96,7 @@ def queue_story_pages(story_ids: list[int]) -> None:
 def fetch_story_page(self, story_id: int, attempt: int = 0, booking: int | None = None, batch: str = "") -> str:
     outcome = "failed"
     try:
-        outcome = extract_page(story_id, attempt, booking, batch)
+        outcome = extract_story_page(story_id, attempt, booking, batch)
         return outcome
     except OperationalError:
         if self.request.retries < DB_RETRY["max_retries"]:
@@ -108,7 +108,7 @@ def fetch_story_page(self, story_id: int, attempt: int = 0, booking: int | None 
             score_if_last(batch, story_id)
 
 
-def extract_page(story_id: int, attempt: int, booking: int | None, batch: str) -> str:
+def extract_story_page(story_id: int, attempt: int, booking: int | None, batch: str) -> str:
     story = articles.load(story_id)
     if story is None:
         return "gone"

@@ -64,7 +64,7 @@ def test_queueing_pages_opens_one_batch_and_the_last_page_done_or_failed_queues_
     tasks.queue_pages(stories)
     assert sorted(p[0] for p in pages) == stories and len({p[3] for p in pages}) == 1
     outcomes = iter(["done", "busy", "failed", "done"])
-    monkeypatch.setattr(tasks, "extract_page", lambda *args: next(outcomes))
+    monkeypatch.setattr(tasks, "extract_story_page", lambda *args: next(outcomes))
     for story_id, attempt, booking, batch in pages:
         tasks.fetch_story_page(story_id, attempt, booking, batch)
     assert scored == []  # the second page's host was busy: it comes back later
@@ -77,7 +77,7 @@ def test_an_unexpected_error_still_ticks_the_page_off_and_a_database_error_does_
     tracker, scored = batched
     batch = tracker.open(stories[:2])
     for error in (RuntimeError("bug"), OperationalError("restarting")):
-        monkeypatch.setattr(tasks, "extract_page", lambda *args, error=error: (_ for _ in ()).throw(error))
+        monkeypatch.setattr(tasks, "extract_story_page", lambda *args, error=error: (_ for _ in ()).throw(error))
         with pytest.raises(type(error)):
             tasks.fetch_story_page.run(stories[0], 0, None, batch)
     assert scored == [] and tracker.finish(batch, stories[1]) == stories[:2]
@@ -88,7 +88,7 @@ def test_a_database_error_on_the_last_retry_ticks_the_page_off(batched, stories,
     tracker, scored = batched
     batch = tracker.open(stories[:2])
     tracker.finish(batch, stories[1])
-    monkeypatch.setattr(tasks, "extract_page", lambda *args: (_ for _ in ()).throw(OperationalError("gone")))
+    monkeypatch.setattr(tasks, "extract_story_page", lambda *args: (_ for _ in ()).throw(OperationalError("gone")))
     tasks.fetch_story_page.push_request(retries=tasks.DB_RETRY["max_retries"])
     try:
         with pytest.raises(OperationalError):

@@ -1,6 +1,6 @@
-"""OPML import as a task: the web request only stores the file; a task subscribes in batches and counts progress.
+"""OPML import as a task: the web request only stores the file; a task subscribes it a chunk at a time, counting.
 
-Each batch goes through opml.import_opml (the one place that knows how a file's outlines become feeds and
+Each chunk goes through opml.import_opml (the one place that knows how a file's outlines become feeds and
 subscriptions, and that queues the new feeds' first fetches after its commit), so a 10,000-feed file is 20 short
 transactions instead of one long one, and the import page can show how far it got. Feeds past the user's
 MAX_FEEDS_PER_USER are skipped and reported.
@@ -24,7 +24,7 @@ def create(user, data: bytes) -> OpmlImport:
 
 
 def run(import_id: int) -> None:
-    """Import the file; a redelivered task resumes after the last finished batch."""
+    """Import the file; a redelivered task resumes after the last finished chunk."""
     job = OpmlImport.objects.filter(id=import_id).exclude(status=OpmlImport.Status.DONE).first()
     if job is None:
         return
@@ -37,16 +37,16 @@ def run(import_id: int) -> None:
     job.status, job.found = OpmlImport.Status.RUNNING, len(outlines)
     job.save(update_fields=["status", "found"])
     for start in range(job.processed, len(outlines), settings.OPML_IMPORT_BATCH):
-        batch = outlines[start:start + settings.OPML_IMPORT_BATCH]
-        _import_batch(job, batch)
-        job.processed = start + len(batch)
+        chunk = outlines[start:start + settings.OPML_IMPORT_BATCH]
+        _import_chunk(job, chunk)
+        job.processed = start + len(chunk)
         job.save()
     job.status, job.data = OpmlImport.Status.DONE, b""
     job.save(update_fields=["status", "data"])
 
 
-def _import_batch(job: OpmlImport, batch: list) -> None:
-    kept, over = _within_limit(job.user, batch)
+def _import_chunk(job: OpmlImport, chunk: list) -> None:
+    kept, over = _within_limit(job.user, chunk)
     report = opml.import_opml(job.user, _document(kept))
     job.subscribed += report.subscribed
     job.already += report.already
@@ -57,12 +57,12 @@ def _import_batch(job: OpmlImport, batch: list) -> None:
     job.feed_ids = (job.feed_ids + list(followed))[:MAX_FEED_IDS]
 
 
-def _within_limit(user, batch: list) -> tuple[list, list[str]]:
+def _within_limit(user, chunk: list) -> tuple[list, list[str]]:
     """(outlines to import, urls skipped): feeds the user does not follow yet count against MAX_FEEDS_PER_USER."""
-    urls = [url for url, _title, _folder, problem in batch if url and not problem]
+    urls = [url for url, _title, _folder, problem in chunk if url and not problem]
     followed = set(Subscription.objects.filter(user=user, feed__url__in=urls).values_list("feed__url", flat=True))
     room, new, kept, over = room_for(user), set(), [], []
-    for outline in batch:
+    for outline in chunk:
         url, problem = outline[0], outline[3]
         if url and not problem and url not in followed and url not in new:
             if len(new) >= room:

@@ -20,7 +20,7 @@ from . import crowd
 from .story_features import features, update_from_values
 
 log = logging.getLogger(__name__)
-SCORE_BATCH = 2000
+SCORE_CHUNK = 2000
 CROWD_USERS = 500  # users a live-crowd rescoring task scores: a vote never fans out into one huge task
 CROWD_DELAY = 30.0  # seconds votes on a story gather before its readers' entries are rescored
 RETRAIN_DELAY = 2.0  # seconds ratings gather before a retrain (later ones queue one more run)
@@ -122,7 +122,7 @@ def rescore(user_id: int) -> bool:
 
 def _score_feed(user_id: int, model) -> None:
     entry_story_ids = list(Entry.objects.filter(user_id=user_id).values_list("story_id", flat=True))
-    _score_user(user_id, model, _batches(entry_story_ids, crowd_for(user_id, entry_story_ids)))
+    _score_user(user_id, model, _prepared(entry_story_ids, crowd_for(user_id, entry_story_ids)))
 
 
 def _fit_and_store(user_id: int):
@@ -165,16 +165,16 @@ def load_model(user_id: int):
     return _fit_and_store(user_id)
 
 
-def _batches(story_ids: list[int], prior: recommender.CommunityPrior):
+def _prepared(story_ids: list[int], prior: recommender.CommunityPrior):
     """The stories in chunks, each featurised and joined with the crowd's votes once."""
-    for start in range(0, len(story_ids), SCORE_BATCH):
-        yield recommender.prepare(features(story_ids[start:start + SCORE_BATCH]), prior)
+    for start in range(0, len(story_ids), SCORE_CHUNK):
+        yield recommender.prepare(features(story_ids[start:start + SCORE_CHUNK]), prior)
 
 
-def _score_user(user_id: int, model, batches) -> None:
+def _score_user(user_id: int, model, prepared) -> None:
     model = model.with_rules(rules_for(user_id))
-    for batch in batches:
-        _write_scores(user_id, model.score(batch))
+    for chunk in prepared:
+        _write_scores(user_id, model.score(chunk))
 
 
 def _write_scores(user_id: int, scored) -> None:
@@ -193,16 +193,16 @@ def score_stories(story_ids: list[int], user_ids=None) -> int:
         entries = entries.filter(user_id__in=list(user_ids))
     users = sorted(set(entries.values_list("user_id", flat=True)))
     raters = set(Rating.objects.filter(user_id__in=users).values_list("user_id", flat=True).distinct())
-    shared = []  # users who rated nothing see the whole crowd: their batches are prepared once
+    shared = []  # users who rated nothing see the whole crowd: their chunks are prepared once
     for user_id in users:
         try:
             with transaction.atomic():
                 if user_id in raters:
-                    batches = _batches(story_ids, crowd_for(user_id, story_ids))
+                    prepared = _prepared(story_ids, crowd_for(user_id, story_ids))
                 else:
-                    shared = shared or list(_batches(story_ids, crowd.live(crowd.community(), story_ids)))
-                    batches = shared
-                _score_user(user_id, load_model(user_id), batches)
+                    shared = shared or list(_prepared(story_ids, crowd.live(crowd.community(), story_ids)))
+                    prepared = shared
+                _score_user(user_id, load_model(user_id), prepared)
         except Exception:
             log.exception("scoring stories for user %s failed: scored by the crowd and feed priors instead", user_id)
             _score_without_model(user_id, story_ids)
@@ -215,8 +215,8 @@ def _score_without_model(user_id: int, story_ids: list[int]) -> None:
         feeds = Subscription.objects.filter(user_id=user_id).values_list("feed_id", flat=True)
         prior = crowd.live(crowd.community(), story_ids)
         model = recommender.fit([], subscribed_feeds=feeds, community=prior)
-        for batch in _batches(story_ids, prior):
-            _write_scores(user_id, model.score(batch))
+        for chunk in _prepared(story_ids, prior):
+            _write_scores(user_id, model.score(chunk))
     except Exception:  # the next user is still scored
         log.exception("scoring stories for user %s without a model failed too", user_id)
 
