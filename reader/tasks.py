@@ -1,4 +1,8 @@
-"""Celery tasks: short, take ids, call the library functions that do the work.
+"""Celery tasks: they take ids and call the services that do the work (reader/ingestion, reader/ranking).
+
+What stays here is the queueing between tasks, which needs the tasks themselves: a feed's new pages booked on
+their hosts' calendars and queued in one batch (queue_pages), a task coming back at its booked turn when its host
+is busy, a transient page failure retried later, and a batch's last page queueing its scoring.
 
 Every task is idempotent (a redelivered message changes nothing twice): feeds are claimed with a lock,
 stories are inserted or ignored, and a page already extracted is not fetched again.

@@ -1,6 +1,8 @@
-"""Pages: the personal feed, the reading view, subscriptions, taste, the extraction demo, sign-up.
+"""Pages besides reading (views_reading.py): rating and saving without JavaScript, subscriptions and OPML, the
+progress page, taste and rules, the extraction demo, sign-up.
 
-Calls into other parts of the reader (discovery, OPML, the taste summary) all happen here, in the views.
+The work is the services' (reader/ingestion/subscribe.py, opml.py, reader/ranking/scores.py): a view reads the
+form, calls one, and shows what came back.
 """
 from __future__ import annotations
 
