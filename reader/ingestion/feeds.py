@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from extraction.fetch import FetchError
 
+from .. import unread_cache
 from ..models import Entry, Feed, Story, Subscription
 from . import fetching, schedule
 from .feed_fields import NotAFeed, ParsedEntry, ParsedFeed, digest, normalised_link, plain_text
@@ -142,6 +143,7 @@ def store(feed: Feed, parsed: ParsedFeed) -> FetchOutcome:
     Entry.objects.bulk_create(
         [Entry(user_id=u, story_id=s) for u in subscribers for s in outcome.new_story_ids], ignore_conflicts=True
     )
+    unread_cache.forget(subscribers)  # new stories to count, and perhaps a new title for the feed
     return outcome
 
 

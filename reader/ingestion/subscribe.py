@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from extraction.fetch import FetchError
 
-from .. import queue
+from .. import queue, unread_cache
 from ..models import Entry, Feed, Story, Subscription
 from ..ranking import scores
 from . import feeds
@@ -106,6 +106,7 @@ def follow(user, wanted: dict[str, tuple[str, str]], bodies: dict | None = None)
                                    Story.objects.filter(feed_id__in=joined).values_list("id", flat=True)],
                                   ignore_conflicts=True)
         if joined:  # the feeds' stories scored for them, and the new feeds are ones they chose
+            unread_cache.forget([user.id])  # bulk writes send no signals
             scores.queue_retrain(user.id)
         for url in wanted:
             if url not in known:
