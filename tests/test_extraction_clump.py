@@ -2,7 +2,7 @@
 import pytest
 
 from extraction import ExtractionError, extract
-from extraction.clump import find_article
+from extraction.methods.clump import find_article
 from extraction.document import parse
 
 PARA = ("The council voted on Tuesday to rebuild the old bridge, a project that residents "

@@ -2,9 +2,9 @@
 import lxml.html
 
 from extraction import METHODS, extract
-from extraction.best import backbone_gaps, choose, compile_trees, coverage, edit_backbone, furniture, predict, trigrams
-from extraction.boilerpipe import text_blocks
-from extraction.learned import load_model
+from extraction.methods.best import backbone_gaps, choose, compile_trees, coverage, edit_backbone, furniture, predict, trigrams
+from extraction.methods.boilerpipe import text_blocks
+from extraction.methods.learned import load_model
 
 STORY = [
     "The city library will stay open until midnight during exam season, the council said on Friday, "
@@ -60,7 +60,7 @@ def test_exported_trees_predict_what_scikit_learn_predicts():
     import numpy as np
     from sklearn.ensemble import GradientBoostingClassifier
 
-    from extraction.train_best import RATE, export
+    from extraction.evaluation.train_best import RATE, export
 
     rng = np.random.default_rng(0)
     x = rng.random((400, 3))

@@ -1,6 +1,6 @@
 """boilerpipe: shallow text features classify blocks; the largest fused run is the article."""
 from extraction import extract
-from extraction.boilerpipe import classify, find_article, text_blocks
+from extraction.methods.boilerpipe import classify, find_article, text_blocks
 from extraction.document import parse
 
 SENTENCE = ("The orchestra announced its new season yesterday, with three premieres, a festival of "

@@ -2,7 +2,7 @@
 import numpy as np
 
 from extraction import extract
-from extraction.ttr import kmeans_content, lines, ratios, smooth
+from extraction.methods.ttr import kmeans_content, lines, ratios, smooth
 from extraction.document import parse
 
 TEXT = ("The bakery on the corner has sold bread every morning since 1921, and its owners say the "

@@ -6,7 +6,7 @@ method is the share of the block's word trigrams found in that method's article.
 votes of the block and of its neighbours, where the block sits relative to clump's
 article, whether it sits inside named furniture (``cues``), plus shallow features
 (words, link density, text density, tag, position), go into a gradient-boosted tree
-ensemble trained on labelled pages (``python -m extraction.train_best``).
+ensemble trained on labelled pages (``python -m extraction.evaluation.train_best``).
 
 Clump's article is the backbone: the blocks inside it that the ensemble confidently
 rejects are removed from it, so when the ensemble agrees with clump the answer is
@@ -23,11 +23,11 @@ import re
 
 import numpy as np
 
-from .article import ExtractionError
+from ..article import ExtractionError
+from ..cues import furniture_strength
+from . import get_method
 from .boilerpipe import Block, render, text_blocks
-from .cues import furniture_strength
 from .learned import load_model
-from .methods import get_method
 from .mss import max_subsequence
 
 _WORD = re.compile(r"\w+")

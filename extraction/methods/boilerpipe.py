@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 import lxml.html
 from lxml import etree
 
-from .article import ExtractionError
-from .render import INVISIBLE_TAGS
+from ..article import ExtractionError
+from ..render import INVISIBLE_TAGS
 
 BLOCK_TAGS = {
     "address", "article", "aside", "blockquote", "body", "br", "dd", "details", "div", "dl", "dt",

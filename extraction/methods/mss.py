@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import lxml.html
 
-from .article import ExtractionError
+from ..article import ExtractionError
 from .boilerpipe import BLOCK_TAGS, add_paragraph, walk
 from .learned import load_model
 

@@ -14,7 +14,7 @@ import re
 import lxml.html
 from lxml import etree
 
-from .article import ExtractionError
+from ..article import ExtractionError
 
 UNLIKELY = re.compile(
     r"combx|comment|community|disqus|extra|foot|header|menu|remark|rss|shoutbox|sidebar|sponsor|"

@@ -15,7 +15,7 @@ import re
 import lxml.html
 from lxml import etree
 
-from .article import ExtractionError
+from ..article import ExtractionError
 from .boilerpipe import add_paragraph
 
 _TAG = re.compile(r"<[^>]*>")

@@ -23,11 +23,11 @@ from functools import cached_property
 
 from lxml import etree
 
-from .article import ExtractionError
-from .clean import drop_hidden
-from .cues import STRONG, WEAK, furniture_strength, lead_named
-from .render import INVISIBLE_TAGS
-from .textstats import INLINE_TAGS, PARAGRAPH_CHARS, Block, text_blocks
+from ..article import ExtractionError
+from ..clean import drop_hidden
+from ..cues import STRONG, WEAK, furniture_strength, lead_named
+from ..render import INVISIBLE_TAGS
+from ..textstats import INLINE_TAGS, PARAGRAPH_CHARS, Block, text_blocks
 
 HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 LIST_TAGS = frozenset(("ul", "ol", "dl"))

@@ -1,6 +1,6 @@
 """Score extractors on the shared datasets, each split into a tuning and a check half.
 
-    python -m extraction.evaluate [--dataset DIR ...] [--method clump,best] [--compare trafilatura,readability-lxml]
+    python -m extraction.evaluation.evaluate [--dataset DIR ...] [--method clump,best] [--compare trafilatura,readability-lxml]
 
 Without ``--dataset`` it runs the three shared sets: two with gold text
 (``html/<id>.html.gz`` + ``ground-truth.json``, token F1, ``metric.py``) and trafilatura's
@@ -21,12 +21,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .article import ExtractionError
+from ..article import ExtractionError
+from ..methods import METHODS
 from .competitors import COMPETITORS, load_competitor
-from .evaluation.snippets import SnippetScore, score_snippets, summarize_snippets
-from .evaluation.split import CHECK, TUNE, half_of
-from .methods import METHODS
 from .metric import PageScore, Summary, score_page, summarize
+from .snippets import SnippetScore, score_snippets, summarize_snippets
+from .split import CHECK, TUNE, half_of
 
 # Readability's test pages mix real page snapshots with hand-written fixtures; pages
 # below this size are the fixtures.
@@ -92,7 +92,7 @@ def load_dataset(directory: str | Path) -> list[Page]:
 def extractor_for(name: str) -> Callable[[bytes, str | None], str]:
     """One of our methods or an installed competitor, as ``fn(html_bytes, url) -> text``."""
     if name in METHODS:
-        from .pipeline import extract
+        from ..pipeline import extract
 
         return lambda data, url: extract(data, url=url or None, method=name).text
     if name in COMPETITORS:
@@ -184,7 +184,7 @@ def is_real_page(page: Page) -> bool:
     return len(page.html) >= SMALL_PAGE_BYTES
 
 
-SHARED_DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
+SHARED_DATASETS = Path(__file__).resolve().parents[3] / "shared" / "datasets"
 DEFAULT_SETS = ("article-extraction-benchmark", "readability-test-pages", "trafilatura-eval")
 
 
@@ -206,7 +206,7 @@ def cached_run(pages: list[Page], name: str, cache: Path | None, set_name: str) 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m extraction.evaluate", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m extraction.evaluation.evaluate", description=__doc__.splitlines()[0])
     parser.add_argument("--dataset", action="append",
                         help=f"a dataset folder; repeatable (default: {', '.join(DEFAULT_SETS)} in {SHARED_DATASETS})")
     parser.add_argument("--method", default="clump", help=f"ours, comma-separated, from: {', '.join(METHODS)}")
