@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import os
 import sys
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -21,17 +20,12 @@ from urllib.parse import urlsplit
 from ..methods import METHODS
 from ..methods.learned import SETS, trained_on
 from .competitors import load_competitor
-from .evaluate import Page, evaluate_method, load_dataset
+from .evaluate import Page, evaluate_method, load_dataset, shared_dir
 from .metric import summarize
 
 COMPETITORS = ("trafilatura", "readability-lxml")
 FOLDS = 5
 START, END = "<!-- methods-table:start -->", "<!-- methods-table:end -->"
-
-
-def shared_dir() -> Path:
-    env = os.environ.get("SHARED_DIR")
-    return Path(env) if env else Path(__file__).resolve().parents[2] / ".." / "shared"
 
 
 def load_set(name: str) -> list[Page]:

@@ -22,8 +22,9 @@ from sklearn.ensemble import GradientBoostingClassifier
 from ..document import parse
 from ..methods import METHODS
 from ..methods.best import compile_trees, coverage, page_rows, predict, trigrams
-from ..methods.learned import SETS, trained_on, training_command
+from ..methods.learned import SETS, trained_on
 from .compare import FOLDS, fold_of, load_set, other_set
+from .training import training_command
 
 TREES, DEPTH, RATE = 150, 3, 0.1
 

@@ -14,9 +14,10 @@ from collections import Counter
 
 from ..document import parse
 from ..methods.best import trigrams
-from ..methods.learned import SETS, training_command
+from ..methods.learned import SETS
 from ..methods.mss import Token, features, tokenize
 from .compare import load_set
+from .training import training_command
 
 MIN_COUNT = 3  # rarer features are dropped: they cannot be estimated and bloat the file
 

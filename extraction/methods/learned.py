@@ -59,10 +59,3 @@ def write_model(kind: str, name: str, model: dict) -> Path:
     _read.cache_clear()
     return path
 
-
-def training_command(kind: str, train: Callable[[], dict[str, dict]], describe: Callable[[dict], str]) -> int:
-    """The body of ``python -m extraction.evaluation.train_<kind>``: train, then write every model."""
-    for name, model in train().items():
-        path = write_model(kind, name, model)
-        print(f"{path}: {describe(model)}, {path.stat().st_size // 1024} KiB")
-    return 0
