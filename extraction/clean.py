@@ -11,7 +11,7 @@ from lxml import etree
 
 from .cues import furniture_strength
 from .render import INVISIBLE_TAGS
-from .textstats import INLINE_TAGS, string_value, text_blocks
+from .blocks import INLINE_TAGS, string_value, text_blocks
 
 FORM_TAGS = ("form", "button", "input", "select", "textarea", "label", "fieldset", "dialog")
 HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
@@ -25,7 +25,7 @@ _VISIBLE_FORM_TAGS = tuple(tag for tag in FORM_TAGS if tag not in INVISIBLE_TAGS
 
 
 def clean_article(node, title: str = "", blocks: dict | None = None) -> None:
-    """``blocks``: the subtree's text blocks (``textstats``), when the method has them
+    """``blocks``: the subtree's text blocks (``blocks``), when the method has them
     from a page already rid of invisible and hidden elements. They are read again when
     form elements are still there to go, since those take text with them."""
     if blocks is None or next(node.iterdescendants(*_VISIBLE_FORM_TAGS), None) is not None:
