@@ -7,7 +7,7 @@ parsed page (a mutable copy), it returns an element whose subtree is the article
 are shared by all methods (see ``pipeline.py``).
 
 A method's module may also offer ``find_article_and_blocks(doc) -> (element, blocks)``,
-where ``blocks`` are the element's text blocks (``blocks``) read from a page already
+where ``blocks`` are the element's text blocks (``blocks.text_blocks``) read from a page already
 rid of invisible and hidden elements, or None; cleaning then need not read them again.
 """
 from __future__ import annotations

@@ -1,118 +1,23 @@
 """Boilerplate detection with shallow text features (Kohlschütter, Fankhauser, Nejdl; WSDM 2010).
 
-The page is cut into text blocks at block-level tags. Each block is classified from its
-word count and link density and those of its neighbours (the paper's decision tree on
-word counts). The article variant then fuses content blocks separated by at most one
+The page is cut into runs of text at block-level tags (``blocks.text_runs``). Each run
+is classified from its word count and link density and those of its neighbours (the
+paper's decision tree on word counts). The article variant then fuses content blocks separated by at most one
 boilerplate block, keeps the largest fused run and widens it back to the headline.
 """
 from __future__ import annotations
 
 import copy
-import textwrap
-from dataclasses import dataclass, field
 
 import lxml.html
 from lxml import etree
 
 from ..article import ExtractionError
-from ..render import INVISIBLE_TAGS
-
-BLOCK_TAGS = {
-    "address", "article", "aside", "blockquote", "body", "br", "dd", "details", "div", "dl", "dt",
-    "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr",
-    "li", "main", "nav", "ol", "p", "pre", "section", "table", "td", "th", "tr", "ul",
-}
-_HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
-_WRAP = 80
+from ..blocks import Run, text_runs
+from ..tags import HEADING_TAGS, INVISIBLE_TAGS
 
 
-@dataclass
-class Block:
-    """A run of text between two block-level boundaries."""
-
-    text: str
-    words: int
-    link_words: int
-    tag: str  # the nearest block-level element around the text
-    element: object = field(default=None, repr=False)  # that element, when it holds this block alone
-    owner: object = field(default=None, repr=False)  # that element, always
-
-    @property
-    def link_density(self) -> float:
-        return self.link_words / self.words if self.words else 0.0
-
-    @property
-    def text_density(self) -> float:
-        """Words per 80-column line, ignoring the last (partial) line as the paper does."""
-        lines = textwrap.wrap(self.text, _WRAP) or [""]
-        if len(lines) > 1:
-            return sum(len(line.split()) for line in lines[:-1]) / (len(lines) - 1)
-        return float(self.words)
-
-
-def walk(root):
-    """("open", element), ("text", text) and ("close", element) events in document order.
-
-    Iterative, because pages nest deeper than Python's recursion limit; scripts, styles
-    and other non-text elements are skipped whole.
-    """
-    walker = etree.iterwalk(root, events=("start", "end"))
-    for event, el in walker:
-        tag = el.tag if isinstance(el.tag, str) else ""
-        kept = bool(tag) and tag not in INVISIBLE_TAGS
-        if event == "start":
-            if not kept:
-                walker.skip_subtree()
-                continue
-            yield "open", el
-            yield "text", el.text or ""
-            continue
-        if kept:
-            yield "close", el
-        if el is not root:
-            yield "text", el.tail or ""
-
-
-def text_blocks(root) -> list[Block]:
-    """Cut the tree into text blocks, counting words inside links."""
-    blocks: list[Block] = []
-    pieces: list[tuple[str, bool]] = []
-    stack: list = []  # the open block-level elements
-    opened_at: list[int] = []  # how many blocks existed when each open block element began
-    links = 0
-
-    def flush():
-        text = " ".join("".join(p for p, _ in pieces).split())
-        if text:
-            link_text = " ".join(p for p, linked in pieces if linked)
-            owner = stack[-1] if stack else None
-            blocks.append(Block(text, len(text.split()), len(link_text.split()),
-                                owner.tag if owner is not None else "body", owner=owner))
-        pieces.clear()
-
-    for kind, value in walk(root):
-        if kind == "text":
-            pieces.append((value, links > 0))
-            continue
-        tag = value.tag
-        if tag in BLOCK_TAGS:
-            flush()
-        if kind == "open":
-            links += tag == "a"
-            if tag in BLOCK_TAGS:
-                stack.append(value)
-                opened_at.append(len(blocks))
-            continue
-        links -= tag == "a"
-        if tag in BLOCK_TAGS:
-            if len(blocks) == opened_at.pop() + 1:
-                blocks[-1].element = value
-            stack.pop()
-    flush()
-    return blocks
-
-
-def is_content(prev: Block | None, cur: Block, nxt: Block | None) -> bool:
+def is_content(prev: Run | None, cur: Run, nxt: Run | None) -> bool:
     """The paper's word-count decision tree over the block and its neighbours."""
     prev_density = prev.link_density if prev else 0.0
     prev_words = prev.words if prev else 0
@@ -126,12 +31,12 @@ def is_content(prev: Block | None, cur: Block, nxt: Block | None) -> bool:
     return prev_words > 4
 
 
-def classify(blocks: list[Block]) -> list[bool]:
+def classify(blocks: list[Run]) -> list[bool]:
     padded = [None, *blocks, None]
     return [is_content(padded[i - 1], padded[i], padded[i + 1]) for i in range(1, len(padded) - 1)]
 
 
-def _largest_run(blocks: list[Block], content: list[bool]) -> tuple[int, int]:
+def _largest_run(blocks: list[Run], content: list[bool]) -> tuple[int, int]:
     """Fuse content blocks at most one block apart; return the run with most words."""
     best, best_words = (0, -1), 0
     start = last = None
@@ -149,10 +54,10 @@ def _largest_run(blocks: list[Block], content: list[bool]) -> tuple[int, int]:
     return best
 
 
-def _title_start(blocks: list[Block], start: int) -> int:
+def _title_start(blocks: list[Run], start: int) -> int:
     """Widen the run back to the headline when a heading sits shortly before it."""
     for i in range(start - 1, max(start - 6, -1), -1):
-        if blocks[i].tag in _HEADINGS:
+        if blocks[i].tag in HEADING_TAGS:
             return i
     return start
 
@@ -164,7 +69,7 @@ def add_paragraph(parent, text: str, tag: str = "p"):
     return child
 
 
-def render(blocks: list[Block], keep: list[bool]):
+def render(blocks: list[Run], keep: list[bool]):
     """A wrapper div holding the kept blocks.
 
     A block that is the whole of its element is copied with its markup (links, emphasis,
@@ -180,17 +85,17 @@ def render(blocks: list[Block], keep: list[bool]):
             etree.strip_elements(child, *INVISIBLE_TAGS, with_tail=False)
             wrapper.append(child)
         else:
-            add_paragraph(wrapper, block.text, block.tag if block.tag in _HEADINGS else "p")
+            add_paragraph(wrapper, block.text, block.tag if block.tag in HEADING_TAGS else "p")
     return wrapper
 
 
 def find_article(doc):
     body = doc.find("body")
-    blocks = text_blocks(body if body is not None else doc)
+    blocks = text_runs(body if body is not None else doc)
     if not blocks:
         raise ExtractionError("boilerpipe found no text")
     content = classify(blocks)
     start, end = _largest_run(blocks, content)
     start = _title_start(blocks, start)
-    keep = [start <= i <= end and (content[i] or i < end and blocks[i].tag in _HEADINGS) for i in range(len(blocks))]
+    keep = [start <= i <= end and (content[i] or i < end and blocks[i].tag in HEADING_TAGS) for i in range(len(blocks))]
     return render(blocks, keep)

@@ -24,10 +24,10 @@ from functools import cached_property
 from lxml import etree
 
 from ..article import ExtractionError
+from ..blocks import PARAGRAPH_CHARS, Block, text_blocks
 from ..clean import drop_hidden
 from ..cues import STRONG, WEAK, furniture_strength, lead_named
-from ..render import INVISIBLE_TAGS
-from ..blocks import INLINE_TAGS, PARAGRAPH_CHARS, Block, text_blocks
+from ..tags import INLINE_TAGS, INVISIBLE_TAGS
 
 HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 LIST_TAGS = frozenset(("ul", "ol", "dl"))
