@@ -1,6 +1,6 @@
 """Every method side by side: precision, recall, F1 and speed on both development sets.
 
-    python -m extraction.evaluation.compare                      # print the table
+    python -m extraction.evaluation.compare                  # print the table
     python -m extraction.evaluation.compare --write-docs docs/extraction.md
 
 The development sets live outside the repository (``SHARED_DIR``, default ``../shared``
