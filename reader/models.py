@@ -6,6 +6,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.text import Truncator
 
+from extraction.render import html_to_text
+
 
 class Feed(models.Model):
     url = models.URLField(max_length=2000, unique=True)
@@ -105,9 +107,7 @@ class Story(models.Model):
         """Plain text of best_html, for ranking and search."""
         if self.best_is_extracted:
             return self.extracted_text
-        from .ingestion.feed_fields import plain_text
-
-        return plain_text(self.summary_html)
+        return html_to_text(self.summary_html)
 
     SNIPPET_WORDS = 40
 

@@ -4,8 +4,6 @@ Calls into other parts of the reader (discovery, OPML, the taste summary) all ha
 """
 from __future__ import annotations
 
-
-import nh3
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -15,6 +13,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
+
+from extraction.sanitize import clean_feed_html
 
 from .. import queue
 from ..ingestion import opml, opml_import as opml_imports, subscribe as subscribing
@@ -32,7 +32,7 @@ def article_html(story, source: str) -> tuple[str, str]:
     else:
         which, html = "feed", story.summary_html
     # Stored HTML was sanitized on the way in; cleaning again on the way out costs little and guards old rows.
-    return which, nh3.clean(html, link_rel="noopener noreferrer nofollow")
+    return which, clean_feed_html(html)
 
 
 def web_url(url: str) -> str:
