@@ -21,9 +21,10 @@ def _feed_url(text: str) -> str:
     return url
 
 
-def subscribe(user, url: str, folder: str = "") -> Subscription:
-    """Follow the feed at or behind url (the first one a page offers); its first fetch is queued. 400 when there
-    is no feed there or the user follows as many feeds as the server allows."""
+def subscribe(user, url: str, folder: str = "") -> tuple[Subscription, str]:
+    """Follow the feed at or behind url (the first one a page offers); its first fetch is queued. Returns the
+    subscription and the feed's name (discovery read its title; the feed's own comes with its first fetch).
+    400 when there is no feed there or the user follows as many feeds as the server allows."""
     try:
         feed, created, candidates = subscribing.subscribe_url(user, _feed_url(url), folder=folder)
         if feed is None:  # a page that offers several feeds: an app cannot ask the user, so the first one
@@ -32,7 +33,9 @@ def subscribe(user, url: str, folder: str = "") -> Subscription:
         raise bad_request(f"Could not subscribe: {exc}") from None
     if created:
         queue.send(queue.FETCH_FEED, feed.id)
-    return user.subscriptions.select_related("feed").get(feed=feed)
+    subscription = user.subscriptions.select_related("feed").get(feed=feed)
+    found = next((c.title for c in candidates if c.url == feed.url and c.title), "")
+    return subscription, subscription.title or feed.title or found or feed.url
 
 
 def _own(user, stream_id: str) -> Subscription:
@@ -77,7 +80,7 @@ def subscription_edit(request, caller, params):
         if not text.startswith("feed/"):
             raise bad_request("Subscribe to s=feed/<address>")
         followed = user.subscriptions.filter(feed__url=text[5:]).exists() or text[5:].isdigit()
-        subscription = _own(user, text) if followed else subscribe(user, text[5:])
+        subscription = _own(user, text) if followed else subscribe(user, text[5:])[0]
         _edit(subscription, params)
     elif action == "unsubscribe":
         for subscription in [_own(user, s) for s in streams]:  # all known before any goes
@@ -96,11 +99,11 @@ def quickadd(request, caller, params):
         raise bad_request("quickadd (the feed or page address) is required")
     url = url[5:] if url.startswith("feed/") else url
     try:
-        subscription = subscribe(caller.user, url)
+        subscription, name = subscribe(caller.user, url)
     except GReaderError as exc:
         return JsonResponse({"numResults": 0, "query": url[:2000], "error": exc.message}, status=exc.status)
     return JsonResponse({"numResults": 1, "query": url, "streamId": f"feed/{subscription.feed_id}",
-                         "streamName": subscription.name})
+                         "streamName": name})
 
 
 def _folder(params, name: str) -> str:
