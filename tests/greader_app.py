@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
 from django.test import Client
 from django.utils import timezone
 
@@ -67,3 +69,9 @@ class App:
     def post(self, path: str, body: str):
         return self.http.post(self.url(path), body, content_type="application/x-www-form-urlencoded",
                               **self.headers())
+
+
+@pytest.fixture(autouse=True)
+def fast_hashing(settings):
+    """Test modules import this: every sign-in checks a hashed password, which PBKDF2 makes slow on purpose."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

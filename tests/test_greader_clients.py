@@ -13,7 +13,7 @@ import pytest
 
 from reader.models import Entry, Subscription
 from reader.web.greader import ids
-from greader_app import RSS, App, library, turn_on
+from greader_app import RSS, App, fast_hashing, library, turn_on  # noqa: F401 (fixture)
 from ui_factories import ann, make_user, record_sends  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db

@@ -92,7 +92,9 @@ def authenticate(request, params) -> Caller:
     if request.method == "POST" and not credentials.edit_token_matches(stored, params.get("T", "")):
         raise GReaderError(401, "Unauthorized: missing or stale edit token T; get one from /reader/api/0/token",
                            UNAUTHORIZED)
-    wait = ratelimit.hit("greader", str(stored.user_id), settings.GREADER_RATE_LIMIT, settings.GREADER_RATE_WINDOW)
+    # date_joined too: a user id can come back (a deleted account, a test database rolled back).
+    budget = f"{stored.user_id}:{stored.user.date_joined.timestamp()}"
+    wait = ratelimit.hit("greader", budget, settings.GREADER_RATE_LIMIT, settings.GREADER_RATE_WINDOW)
     if wait:
         raise GReaderError(429, f"Too many requests; try again in {wait} s", {"Retry-After": str(wait)})
     return Caller(stored.user, stored)
