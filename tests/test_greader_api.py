@@ -194,6 +194,17 @@ def test_client_login_failures_count_toward_the_web_logins_lockout(ann, settings
     assert "wrong-" not in stored and API_PASSWORD not in stored  # Passwd is masked like "password"
 
 
+def test_a_good_client_login_resets_the_failures_like_the_web_login(ann, settings):
+    settings.AXES_FAILURE_LIMIT = 3
+    turn_on(ann)
+    app = App(address="198.51.100.11")
+    assert [app.login("ann", f"wrong-{i}").status_code for i in range(2)] == [401, 401]
+    assert app.login("ann", API_PASSWORD).status_code == 200
+    assert [app.login("ann", f"again-{i}").status_code for i in range(2)] == [401, 401]
+    ann.refresh_from_db()
+    assert ann.last_login is not None
+
+
 def test_client_login_needs_post_and_both_fields(ann):
     turn_on(ann)
     app = App()

@@ -19,7 +19,7 @@ def api_password(request):
         credentials.turn_off(request.user)
         messages.success(request, "API access is off: apps signed in with the old password are signed out")
         return redirect("api_password")
-    if request.method == "POST" and form.is_valid():
+    if request.method == "POST" and request.POST.get("action") in ("generate", "choose") and form.is_valid():
         shown = form.cleaned_data["password"] or credentials.generate()
         credentials.set_password(request.user, shown)
         form = ApiPasswordForm()

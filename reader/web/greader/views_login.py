@@ -7,7 +7,7 @@ per-address lockouts, and a locked-out account or address is refused here too.
 from __future__ import annotations
 
 from axes.handlers.proxy import AxesProxyHandler
-from django.contrib.auth.signals import user_login_failed
+from django.contrib.auth.signals import user_logged_in, user_login_failed
 from django.http import HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
@@ -41,11 +41,14 @@ def client_login(request):
             return _answer(params, {"Error": "BadAuthentication"}, 401)
     except GReaderError as exc:
         return exc.response(params)
+    # A sign-in like the web login's: it resets the failures counted against the account (AXES_RESET_ON_SUCCESS)
+    # and stamps last_login. No session is made; the app holds the token.
+    user_logged_in.send(sender=user.__class__, request=request, user=user)
     token = credentials.auth_token(user.api_password)
     return _answer(params, {"SID": token, "LSID": token, "Auth": token})
 
 
-@api_view("GET", "POST")
+@api_view("GET")
 def token(request, caller, params):
     return HttpResponse(credentials.edit_token(caller.stored), content_type="text/plain; charset=utf-8")
 
