@@ -13,8 +13,8 @@ def _folders(user) -> set[str]:
     return set(user.subscriptions.values_list("folder", flat=True))
 
 
-def _stream(params_or_path: str, user) -> ids.Stream:
-    return ids.stream(params_or_path, user, _folders(user))
+def _stream(stream_id: str, user) -> ids.Stream:
+    return ids.stream(stream_id, user, _folders(user))
 
 
 @api_view("GET")
