@@ -93,6 +93,11 @@ def stream(text: str, user, folders: set[str]) -> Stream:
     raise bad_request(f"Unknown stream: {text[:80]!r} (user/-/state/com.google/…, user/-/label/…, feed/…)")
 
 
+def users_stream(text: str, user) -> Stream:
+    """The stream an id names for this user, with their folders looked up."""
+    return stream(text, user, set(user.subscriptions.values_list("folder", flat=True)))
+
+
 def label(name: str) -> str:
     return f"user/-/label/{name}"
 

@@ -79,7 +79,7 @@ def mark_all_as_read(request, caller, params):
     user = caller.user
     if not params.get("s", "").strip():
         raise bad_request("s (the stream to mark read) is required")
-    stream = ids.stream(params["s"], user, set(user.subscriptions.values_list("folder", flat=True)))
+    stream = ids.users_stream(params["s"], user)
     upto = _bound(user, params)
     scope = _scope(user, stream)
     if scope is not None and upto:

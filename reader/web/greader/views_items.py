@@ -9,21 +9,13 @@ from . import ids, query, render
 from .protocol import api_view, bad_request
 
 
-def _folders(user) -> set[str]:
-    return set(user.subscriptions.values_list("folder", flat=True))
-
-
-def _stream(stream_id: str, user) -> ids.Stream:
-    return ids.stream(stream_id, user, _folders(user))
-
-
 @api_view("GET")
 def item_ids(request, caller, params):
     """GET stream/items/ids?s=<stream>&n=&r=&c=&xt=&it=&ot=&nt= -> {"itemRefs": [{"id": "<decimal>"}],
     "continuation": …}"""
     if not params.get("s", "").strip():
         raise bad_request("s (the stream) is required, e.g. s=user/-/state/com.google/reading-list")
-    wanted = query.from_params(params, _stream(params["s"], caller.user))
+    wanted = query.from_params(params, ids.users_stream(params["s"], caller.user))
     story_ids, continuation = query.page(caller.user, wanted)
     answer = {"itemRefs": [{"id": str(i)} for i in story_ids]}
     if continuation:
@@ -53,6 +45,6 @@ def item_contents(request, caller, params):
 def stream_contents(request, caller, params, stream_id: str = ""):
     """GET stream/contents/<stream> (or ?s=): the stream's items, a page of n (default 20), with continuation."""
     stream_id = stream_id or params.get("s", "") or ids.state("reading-list")
-    wanted = query.from_params(params, _stream(stream_id, caller.user))
+    wanted = query.from_params(params, ids.users_stream(stream_id, caller.user))
     story_ids, continuation = query.page(caller.user, wanted)
     return _contents(stream_id, stream_id.rsplit("/", 1)[-1], render.items(caller.user, story_ids), continuation)
