@@ -255,3 +255,12 @@ class RankingJob(models.Model):
 
     key = models.CharField(max_length=100, unique=True)
     queued_at = models.DateTimeField()
+
+
+class ApiPassword(models.Model):
+    """A user's password for sync apps (the Google Reader API), apart from the login password: an app stores it,
+    so it can be revoked or replaced without touching the account. Kept hashed; no row means the API is off."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_password")
+    password = models.CharField(max_length=128, help_text="hashed like login passwords")
+    created_at = models.DateTimeField(auto_now=True)

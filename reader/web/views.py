@@ -21,7 +21,7 @@ from ..ingestion import opml, opml_import as opml_imports, subscribe as subscrib
 from ..models import Entry, OpmlImport, Rating, Rule, Subscription
 from ..ranking import scores
 from ..ranking.taste_chart import agreement_chart
-from . import api
+from . import api, reading
 from .forms import FolderForm, OpmlForm, RuleForm, SignupForm, SubscribeForm
 
 def article_html(story, source: str) -> tuple[str, str]:
@@ -53,9 +53,8 @@ def rate(request, story_id):
 @login_required
 @require_POST
 def save(request, story_id):
-    entry = get_object_or_404(Entry, user=request.user, story_id=story_id)
-    entry.saved = request.POST.get("saved") == "true"
-    entry.save(update_fields=["saved"])
+    get_object_or_404(Entry, user=request.user, story_id=story_id)
+    reading.set_saved(request.user, [story_id], request.POST.get("saved") == "true")
     return redirect(safe_next(request))
 
 
@@ -110,11 +109,7 @@ def subscriptions(request):
 def unsubscribe(request, subscription_id):
     subscription = get_object_or_404(Subscription.objects.select_related("feed"), id=subscription_id,
                                      user=request.user)
-    # The stories stay (other readers may follow the feed, and ratings keep teaching the model); the feed
-    # just leaves this user's list, with its unrated entries.
-    rated = Rating.objects.filter(user=request.user).values("story_id")
-    Entry.objects.filter(user=request.user, story__feed=subscription.feed).exclude(story_id__in=rated).delete()
-    subscription.delete()
+    subscribing.unsubscribe(subscription)
     messages.success(request, f"Unsubscribed from {subscription.feed}")
     return redirect("subscriptions")
 
