@@ -1,4 +1,5 @@
-"""Subscribing: the one way a user comes to follow feeds, for the subscribe form, OPML import, `add_feed` and the demo.
+"""Subscribing: the one way a user comes to follow feeds, for the subscribe form, the Google Reader API, OPML
+import, `add_feed` and the demo; and unsubscribing.
 
 subscribe(user, url) follows the feed at or behind a URL. A feed the server already knows is followed as it is
 (its stories join the user's feed; it stays on its schedule). A new feed is stored from the body discovery
@@ -21,7 +22,7 @@ from django.utils import timezone
 from extraction.fetch import FetchError
 
 from .. import queue, unread_cache
-from ..models import Entry, Feed, Story, Subscription
+from ..models import Entry, Feed, Rating, Story, Subscription
 from ..ranking import scores
 from . import feeds
 from .discovery import Budget, Candidate, DiscoveryError, discover
@@ -122,3 +123,13 @@ def _first_fetch(feed_id: int, response) -> None:
     outcome = feeds.take(Feed.objects.get(id=feed_id), response, timezone.now())
     if outcome.new_story_ids:
         queue.send(queue.QUEUE_PAGES, outcome.new_story_ids)
+
+
+@transaction.atomic
+def unsubscribe(subscription: Subscription) -> None:
+    """The feed leaves the user's list, with its unrated entries. The stories stay (other readers may follow the
+    feed, and ratings keep teaching the model)."""
+    rated = Rating.objects.filter(user_id=subscription.user_id).values("story_id")
+    (Entry.objects.filter(user_id=subscription.user_id, story__feed_id=subscription.feed_id)
+     .exclude(story_id__in=rated).delete())
+    subscription.delete()

@@ -1,4 +1,5 @@
-"""What a user has read: unread counts per feed and folder, marking stories read or unread, one or a whole view.
+"""What a user has read and saved: unread counts per feed and folder, marking stories read or unread, one or a whole
+view, and saving them.
 
 The counts and the feed list come from reader/unread_cache, which marking here drops.
 """
@@ -7,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import connection
+from django.db.models import Max
 
 from .. import unread_cache
 from ..models import Entry, Story
@@ -58,6 +60,16 @@ def mark_all_bound(user, shown: list) -> int:
     """The bound "mark all read" is given when a page is drawn: the newest unread entry the page knew of (counted,
     or shown on it). Stories that arrive later stay unread."""
     return max([unread_cache.unread(user).top, *(item.entry_id for item in shown)])
+
+
+def set_saved(user, story_ids: list[int], saved: bool = True) -> int:
+    """Save these of the user's stories for later (or unsave them); returns how many entries changed."""
+    return Entry.objects.filter(user=user, story_id__in=story_ids).exclude(saved=saved).update(saved=saved)
+
+
+def newest_entry_id() -> int:
+    """The bound "mark all read" is given when a page is drawn: stories that arrive later stay unread."""
+    return Entry.objects.aggregate(top=Max("id"))["top"] or 0
 
 
 def mark_all_read(user, scope: stream.Scope, upto: int) -> int:
