@@ -284,6 +284,29 @@ class Scores:
         return [s for s in el.itersiblings(preceding=True) if self._prose(s) >= PARAGRAPH_CHARS
                 and (lead_named(s) or self._prose(s) >= OWN_PROSE_CHARS) and not self._strength(s)]
 
+    def outer_lead(self, el):
+        """The story's lead printed in a box of its own further out: the nearest paragraph
+        of prose before ``el`` in page order, when it (or a box around it that does not
+        also hold ``el``) is named as a lead (``p.lead`` in the article's header, an
+        ``intro`` box above the body's columns). Headings, bylines, dates and furniture
+        before it are passed over; any other paragraph stops the search."""
+        first = next((node for node in el.iter() if node in self.blocks), None)
+        if first is None or el.getparent() is None:
+            return None
+        holders = list(self.blocks)
+        around = set(el.iterancestors())
+        for holder in reversed(holders[:holders.index(first)]):
+            block = self.blocks[holder]
+            if holder.tag in HEADING_TAGS or block.chars < PARAGRAPH_CHARS or self.values[holder] <= 0:
+                continue
+            box = holder
+            while box is not None and box not in around:
+                if lead_named(box) and not self._strength(box):
+                    return box
+                box = box.getparent()
+            return None
+        return None
+
     def _prose(self, el) -> int:
         """Unlinked text of ``el``'s own block and of its children's."""
         found = (self.blocks.get(child) for child in (el, *el))
@@ -375,6 +398,9 @@ def find_article_and_blocks(doc):
     leads = scores.leads(best)
     if leads:
         return _wrap(best, leads), None
+    lead = scores.outer_lead(best)
+    if lead is not None:
+        return _wrap_lead(best, lead), None
     return best, scores.blocks_below(best)
 
 
@@ -387,4 +413,15 @@ def _wrap(node, siblings: list):
     parent.insert(parent.index(members[0]), wrapper)
     for child in members:
         wrapper.append(child)
+    return wrapper
+
+
+def _wrap_lead(node, lead):
+    """A new container, in ``node``'s place, holding ``lead`` (moved from further up the
+    page) and then ``node``."""
+    wrapper = node.makeelement("div", {})
+    node.addprevious(wrapper)
+    lead.tail = None
+    wrapper.append(lead)
+    wrapper.append(node)
     return wrapper

@@ -1,0 +1,55 @@
+"""The edges of a story, on made-up pages: a lead printed above the body in a box of its
+own further up the page, and what follows the body. Issue 15: classes seen on the
+tuning halves of the development sets across many sites."""
+from extraction import extract
+
+WORDS = ("the harbour board met on tuesday to vote on the ferry timetable and heard from residents "
+         "who want a later crossing in winter when the roads close").split()
+
+
+def sentence(seed: int, length: int = 24) -> str:
+    words = [WORDS[(seed * 7 + i * 5) % len(WORDS)] for i in range(length)]
+    return " ".join(words).capitalize() + "."
+
+
+def paragraph(seed: int, sentences: int = 3) -> str:
+    return " ".join(sentence(seed * 10 + i) for i in range(sentences))
+
+
+def story(count: int = 6) -> str:
+    return "".join(f"<p>{paragraph(i)}</p>" for i in range(count))
+
+
+LEAD = "Residents asked for a later winter crossing, and the board agreed to look at the timetable again in spring."
+MENU = "".join(f"<li><a href='/s{i}'>Section {i}</a></li>" for i in range(8))
+
+
+def page_with_header(header_box: str) -> str:
+    """An article whose header (title, byline, one box) sits apart from the body's
+    columns, three levels above the body's paragraphs."""
+    return (f"<html><body><nav><ul>{MENU}</ul></nav><article><header><h1>Ferry timetable</h1>"
+            f"<div class='byline'>By A. Writer, 3 May</div>{header_box}</header>"
+            f"<div class='columns'><div class='main-column'><div class='body-text'>{story()}</div></div>"
+            "<div class='side-column'><p>Sign up</p></div></div></article></body></html>")
+
+
+def test_a_lead_named_as_such_in_the_article_header_joins_the_story():
+    text = extract(page_with_header(f"<div class='article-intro'><p>{LEAD}</p></div>")).text
+    assert text.index(LEAD) < text.index(paragraph(0))
+    assert paragraph(5) in text and "By A. Writer" not in text
+
+
+def test_a_box_that_describes_the_author_or_an_image_is_no_lead():
+    bio = "Ann Writer covers the harbour, the ferries and the town council for this paper since the year 2009."
+    for name in ("author-description", "img_description"):
+        text = extract(page_with_header(f"<div class='{name}'><p>{bio}</p></div>")).text
+        assert bio not in text and paragraph(0) in text
+
+
+def test_a_paragraph_between_the_lead_box_and_the_body_stops_the_search():
+    # The nearest paragraph above the body is an unnamed one: a lead further up is
+    # another part of the page (a teaser of another story), not this story's lead.
+    teaser = "Another story entirely: the new bridge over the river opens next week after years of work on it."
+    header = f"<p class='summary'>{teaser}</p><div class='note'><p>{paragraph(40)}</p></div>"
+    text = extract(page_with_header(header)).text
+    assert teaser not in text and paragraph(0) in text
