@@ -11,10 +11,12 @@ from lxml import etree
 
 from .cues import furniture_strength
 from .render import INVISIBLE_TAGS
-from .textstats import INLINE_TAGS, string_value, text_blocks
+from .textstats import INLINE_TAGS, PARAGRAPH_CHARS, string_value, text_blocks
 
 FORM_TAGS = ("form", "button", "input", "select", "textarea", "label", "fieldset", "dialog")
 HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+# Lines of links that stay: a document's section headings, a table's cells.
+_KEPT_LINE_TAGS = frozenset((*HEADING_TAGS, "td", "th"))
 # This many linked lines side by side make a list of links, not part of the story.
 LINK_RUN = 3
 _WORDS = re.compile(r"\w+")
@@ -33,6 +35,7 @@ def clean_article(node, title: str = "", blocks: dict | None = None) -> None:
         drop_hidden(node)
         blocks = text_blocks(node)
     blocks = _drop_furniture(node, blocks)
+    _drop_linked_tail(node, blocks)
     _drop_link_lists(blocks)
     _drop_linked_item_lists(node, blocks)
     if title:
@@ -155,6 +158,37 @@ def _drop_link_lists(blocks: dict) -> None:
             # A list emptied of its link items goes too.
             if parent.tag in ("ul", "ol") and not string_value(parent).strip():
                 _remove(parent)
+
+
+def _drop_linked_tail(node, blocks: dict) -> None:
+    """Lines of links with no words of their own, anywhere, and lines mostly of links
+    after the story's last paragraph: teaser headlines, "Read also: <a>headline</a>",
+    "back to the list" and the share and print links that close a story container. A
+    linked line among the paragraphs that has words of its own stays ("Learn more about
+    <a>the budget</a>"), and so do headings and table cells (a document's sections, a
+    table of links)."""
+    order = [el for el in node.iter() if el in blocks]
+    last = -1
+    for k, el in enumerate(order):
+        block = blocks[el]
+        if block.chars >= PARAGRAPH_CHARS and block.link_chars * 2 < block.chars and el.tag not in HEADING_TAGS:
+            last = k
+    if last < 0:
+        return
+    for k, el in enumerate(order):
+        block = blocks[el]
+        if (block.link_chars == block.chars or (k > last and block.link_chars * 2 > block.chars)) \
+                and el is not node and el.tag not in _KEPT_LINE_TAGS and _is_leaf_block(el) and _stands_alone(el):
+            _remove(el)
+
+
+def _stands_alone(el) -> bool:
+    """No text of the same line before or after it: not an unknown tag inside a sentence."""
+    if el.tail and el.tail.strip():
+        return False
+    prev = el.getprevious()
+    before = prev.tail if prev is not None else el.getparent().text
+    return not (before and before.strip())
 
 
 def _drop_linked_item_lists(node, blocks: dict) -> None:

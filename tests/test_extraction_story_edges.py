@@ -53,3 +53,37 @@ def test_a_paragraph_between_the_lead_box_and_the_body_stops_the_search():
     header = f"<p class='summary'>{teaser}</p><div class='note'><p>{paragraph(40)}</p></div>"
     text = extract(page_with_header(header)).text
     assert teaser not in text and paragraph(0) in text
+
+
+def story_page(after: str, between: str = "") -> str:
+    return (f"<html><body><nav><ul>{MENU}</ul></nav><div class='body-text'>{story(3)}{between}{story(6)[len(story(3)):]}"
+            f"{after}</div></body></html>")
+
+
+def test_linked_lines_after_the_last_paragraph_go():
+    after = ("<p><strong>Read also:</strong> <a href='/other'>The bridge opens next week after years of work</a></p>"
+             "<p><a href='/x'>Council votes on the new parking rules for the old town</a></p>"
+             "<div class='tools'><a href='/print'>Print</a></div>")
+    text = extract(story_page(after)).text
+    assert paragraph(5) in text
+    assert "The bridge opens" not in text and "parking rules" not in text and "Print" not in text
+
+
+def test_a_linked_line_among_the_paragraphs_stays():
+    between = "<p>Learn more about <a href='/ferries'>the ferries and their timetables this winter</a></p>"
+    text = extract(story_page("", between)).text
+    assert "Learn more about the ferries" in text and paragraph(5) in text
+
+
+def test_a_linked_reference_inside_the_last_sentence_stays():
+    # An element the extractor does not know (a custom tag) holding a linked footnote
+    # number inside the last paragraph is part of that sentence, not a line of its own.
+    last = f"<p>{paragraph(9)} (<hl-source><a href='/ref/3'>3</a></hl-source>).</p>"
+    text = extract(story_page(last)).text
+    assert "(3)." in text
+
+
+def test_a_line_that_is_all_link_among_the_paragraphs_goes():
+    between = "<p><a href='/other'>Read: the new bridge opens next week after years of work on it</a></p>"
+    text = extract(story_page("", between)).text
+    assert "new bridge" not in text and paragraph(0) in text and paragraph(5) in text
