@@ -161,12 +161,12 @@ def _drop_link_lists(blocks: dict) -> None:
 
 
 def _drop_linked_tail(node, blocks: dict) -> None:
-    """Lines of links with no words of their own, anywhere, and lines mostly of links
-    after the story's last paragraph: teaser headlines, "Read also: <a>headline</a>",
-    "back to the list" and the share and print links that close a story container. A
-    linked line among the paragraphs that has words of its own stays ("Learn more about
-    <a>the budget</a>"), and so do headings and table cells (a document's sections, a
-    table of links)."""
+    """Lines of links with no words of their own, anywhere; lines mostly of links whose
+    own words are a label ("Read also: <a>headline</a>"), anywhere; and lines mostly of
+    links after the story's last paragraph: teaser headlines, "back to the list", the
+    share and print links that close a story container. A linked line among the
+    paragraphs with words of its own stays ("Learn more about <a>the budget</a>"), and
+    so do headings and table cells (a document's sections, a table of links)."""
     order = [el for el in node.iter() if el in blocks]
     last = -1
     for k, el in enumerate(order):
@@ -177,9 +177,17 @@ def _drop_linked_tail(node, blocks: dict) -> None:
         return
     for k, el in enumerate(order):
         block = blocks[el]
-        if (block.link_chars == block.chars or (k > last and block.link_chars * 2 > block.chars)) \
+        if (block.link_chars == block.chars or (block.link_chars * 2 > block.chars and (k > last or _labelled(el)))) \
                 and el is not node and el.tag not in _KEPT_LINE_TAGS and _is_leaf_block(el) and _stands_alone(el):
             _remove(el)
+
+
+_UNLINKED = etree.XPath("descendant-or-self::text()[not(ancestor::a)]")
+
+
+def _labelled(el) -> bool:
+    """Its own words are a label for the link that follows: "Read also: <a>...</a>"."""
+    return "".join(_UNLINKED(el)).strip().endswith(":")
 
 
 def _stands_alone(el) -> bool:

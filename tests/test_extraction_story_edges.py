@@ -87,3 +87,10 @@ def test_a_line_that_is_all_link_among_the_paragraphs_goes():
     between = "<p><a href='/other'>Read: the new bridge opens next week after years of work on it</a></p>"
     text = extract(story_page("", between)).text
     assert "new bridge" not in text and paragraph(0) in text and paragraph(5) in text
+
+
+def test_a_labelled_link_to_another_story_among_the_paragraphs_goes():
+    between = ("<p><strong>See also:</strong> <a href='/other'>The new bridge opens next week after years of work</a></p>"
+               "<p>Learn more about <a href='/ferries'>the ferries and their timetables this winter</a></p>")
+    text = extract(story_page("", between)).text
+    assert "new bridge" not in text and "Learn more about the ferries" in text and paragraph(5) in text
