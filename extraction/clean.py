@@ -31,6 +31,7 @@ def clean_article(node, title: str = "", blocks: dict | None = None) -> None:
     from a page already rid of invisible and hidden elements. They are read again when
     form elements are still there to go, since those take text with them."""
     if blocks is None or next(node.iterdescendants(*_VISIBLE_FORM_TAGS), None) is not None:
+        _unwrap_page_forms(node)
         etree.strip_elements(node, *INVISIBLE_TAGS, *FORM_TAGS, with_tail=False)
         drop_hidden(node)
         blocks = text_blocks(node)
@@ -40,6 +41,14 @@ def clean_article(node, title: str = "", blocks: dict | None = None) -> None:
     _drop_linked_item_lists(node, blocks)
     if title:
         _drop_title_heading(node, title)
+
+
+def _unwrap_page_forms(node) -> None:
+    """A form that holds paragraphs of text is a page wrapped in one (ASP.NET wraps
+    whole pages in a form): its controls go, its text stays."""
+    for form in list(node.iter("form")):
+        if len(" ".join(string_value(form).split())) >= 2 * PARAGRAPH_CHARS:
+            form.tag = "div"
 
 
 def _remove(el) -> None:

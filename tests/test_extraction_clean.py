@@ -76,3 +76,13 @@ def test_a_list_of_linked_headlines_goes_and_a_list_of_points_with_links_stays()
     text = node.text_content()
     assert "story headline" not in text
     assert text.count("a source") == 4
+
+
+def test_a_page_wrapped_in_a_form_keeps_its_text_and_loses_its_controls():
+    # ASP.NET wraps whole pages in one <form>; when the chosen article holds it, the
+    # story is inside. A form with only a label and its controls still goes.
+    node = cleaned(f"<div><form id='aspnetForm'><p>{PARA}</p><p>{PARA}</p><input name='q'><button>Go</button>"
+                   "</form><form><label>Search the site</label><input name='s'></form></div>")
+    text = node.text_content()
+    assert text.count("A sentence") == 2
+    assert "Go" not in text and "Search the site" not in text
