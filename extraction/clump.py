@@ -253,6 +253,21 @@ class Scores:
                 return node
             node = lead
 
+    def list_container(self, el):
+        """For a chosen list: the nearest box around it, up to ``MERGE_LEVELS`` up and not
+        furniture, that also holds a paragraph of prose beside it. A recipe's steps or a
+        story's bullet points outweigh the prose around them, which is the same story
+        (the introduction, the ingredients); a list alone on its page stays alone."""
+        inside = self.prose.get(el, 0.0)
+        node = el
+        for _ in range(MERGE_LEVELS):
+            node = self.skeleton.parent.get(node)
+            if node is None or node.tag == "body" or self._strength(node):
+                break
+            if self.prose.get(node, 0.0) - inside >= PARAGRAPH_CHARS:
+                return node
+        return el
+
     def _list_in_story(self, lead, node) -> bool:
         """``lead`` is a list (or a box holding only one) and ``node`` holds prose beside it worth a share of it: a list
         of facts in the middle of a story whose paragraphs sit in boxes of their own. The
@@ -382,6 +397,8 @@ def find_article_and_blocks(doc):
     drop_hidden(doc)
     scores = Scores(doc)
     best = scores.best()
+    if best is not None and best.tag in LIST_TAGS:
+        best = scores.list_container(best)
     if best is None:
         # Nothing reads like a story (a page of links, a stub): the whole body is the
         # honest answer; cleaning then decides what survives.

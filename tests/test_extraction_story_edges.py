@@ -94,3 +94,22 @@ def test_a_labelled_link_to_another_story_among_the_paragraphs_goes():
                "<p>Learn more about <a href='/ferries'>the ferries and their timetables this winter</a></p>")
     text = extract(story_page("", between)).text
     assert "new bridge" not in text and "Learn more about the ferries" in text and paragraph(5) in text
+
+
+def test_a_list_that_outweighs_the_prose_around_it_brings_that_prose_along():
+    # A recipe: its steps (long list items) outweigh the introduction beside them, but
+    # the introduction is the same story.
+    intro = "A cake for the winter evenings when the ferry does not run and the harbour is quiet and cold."
+    steps = "".join(f"<li>{paragraph(i, 2)}</li>" for i in range(6))
+    page = (f"<html><body><nav><ul>{MENU}</ul></nav><div class='recipe'><h1>Harbour cake</h1><p>{intro}</p>"
+            f"<div class='steps'><ol class='preparation'>{steps}</ol></div></div></body></html>")
+    text = extract(page).text
+    assert intro in text and paragraph(0, 2) in text and paragraph(5, 2) in text
+
+
+def test_a_list_alone_on_its_page_stays_alone():
+    items = "".join(f"<li>{paragraph(i, 2)}</li>" for i in range(6))
+    page = (f"<html><body><div class='wrap'><nav><ul>{MENU}</ul></nav><div class='main'><ul>{items}</ul>"
+            "<p class='small'>Page 1</p></div></div></body></html>")
+    text = extract(page).text
+    assert paragraph(0, 2) in text and "Section 3" not in text
