@@ -45,6 +45,7 @@ _STORY_WORDS = frozenset("""
 # in a box of its own beside the body's container.
 _LEAD_WORDS = frozenset("""
     lead standfirst perex dek deck intro summary excerpt subtitle subheadline description
+    chapo teaser
 """.split())
 
 # A lead-named box that also names one of these describes it, not the story: an author's

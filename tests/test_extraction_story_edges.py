@@ -1,6 +1,8 @@
 """The edges of a story, on made-up pages: a lead printed above the body in a box of its
 own further up the page, and what follows the body. Issue 15: classes seen on the
 tuning halves of the development sets across many sites."""
+import pytest
+
 from extraction import extract
 
 WORDS = ("the harbour board met on tuesday to vote on the ferry timetable and heard from residents "
@@ -33,8 +35,9 @@ def page_with_header(header_box: str) -> str:
             "<div class='side-column'><p>Sign up</p></div></div></article></body></html>")
 
 
-def test_a_lead_named_as_such_in_the_article_header_joins_the_story():
-    text = extract(page_with_header(f"<div class='article-intro'><p>{LEAD}</p></div>")).text
+@pytest.mark.parametrize("name", ["article-intro", "story-teaser", "af-chapo"])
+def test_a_lead_named_as_such_in_the_article_header_joins_the_story(name):
+    text = extract(page_with_header(f"<div class='{name}'><p>{LEAD}</p></div>")).text
     assert text.index(LEAD) < text.index(paragraph(0))
     assert paragraph(5) in text and "By A. Writer" not in text
 
