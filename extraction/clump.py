@@ -31,6 +31,8 @@ from .textstats import INLINE_TAGS, PARAGRAPH_CHARS, Block, text_blocks
 
 HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 LIST_TAGS = frozenset(("ul", "ol", "dl"))
+# Parts of a story that can outweigh the prose around them: lists and quotes.
+PART_TAGS = LIST_TAGS | {"blockquote"}
 # Cost per character of furniture text, relative to one character of story text.
 BOILERPLATE_COST = 0.5
 # Each level between a clump and an ancestor keeps this share of the clump's value,
@@ -253,11 +255,12 @@ class Scores:
                 return node
             node = lead
 
-    def list_container(self, el):
-        """For a chosen list: the nearest box around it, up to ``MERGE_LEVELS`` up and not
-        furniture, that also holds a paragraph of prose beside it. A recipe's steps or a
-        story's bullet points outweigh the prose around them, which is the same story
-        (the introduction, the ingredients); a list alone on its page stays alone."""
+    def story_around(self, el):
+        """For a chosen list or quote: the nearest box around it, up to ``MERGE_LEVELS`` up
+        and not furniture, that also holds a paragraph of prose beside it. A recipe's
+        steps, a story's bullet points or a long quoted passage outweigh the prose around
+        them, which is the same story (the introduction, the ingredients, the comment on
+        the quote); a list alone on its page stays alone."""
         inside = self.prose.get(el, 0.0)
         node = el
         for _ in range(MERGE_LEVELS):
@@ -397,8 +400,8 @@ def find_article_and_blocks(doc):
     drop_hidden(doc)
     scores = Scores(doc)
     best = scores.best()
-    if best is not None and best.tag in LIST_TAGS:
-        best = scores.list_container(best)
+    if best is not None and best.tag in PART_TAGS:
+        best = scores.story_around(best)
     if best is None:
         # Nothing reads like a story (a page of links, a stub): the whole body is the
         # honest answer; cleaning then decides what survives.

@@ -116,3 +116,12 @@ def test_a_list_alone_on_its_page_stays_alone():
             "<p class='small'>Page 1</p></div></div></body></html>")
     text = extract(page).text
     assert paragraph(0, 2) in text and "Section 3" not in text
+
+
+def test_a_long_quote_brings_the_post_around_it_along():
+    comment = "This is what the harbour board wrote to us last week, and we do not agree with a word of it."
+    quote = "".join(f"<p>{paragraph(i)}</p>" for i in range(5))
+    page = (f"<html><body><nav><ul>{MENU}</ul></nav><div class='entry'><h1>Their letter</h1><p>{comment}</p>"
+            f"<blockquote>{quote}</blockquote><p>Short reply.</p></div></body></html>")
+    text = extract(page).text
+    assert comment in text and paragraph(0) in text and paragraph(4) in text
