@@ -187,7 +187,8 @@ def test_a_paragraph_between_the_lead_box_and_the_body_stops_the_search():
 
 def story_page(after: str, between: str = "") -> str:
     first, rest = story(3), story(6)[len(story(3)):]
-    return f"<html><body><nav><ul>{MENU}</ul></nav><div class='body-text'>{first}{between}{rest}{after}</div></body></html>"
+    body = f"<div class='body-text'>{first}{between}{rest}{after}</div>"
+    return f"<html><body><nav><ul>{MENU}</ul></nav>{body}</body></html>"
 
 
 def test_linked_lines_after_the_last_paragraph_go():
