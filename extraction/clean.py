@@ -176,7 +176,9 @@ def _drop_linked_tail(node, blocks: dict) -> None:
     share and print links that close a story container. A linked line among the
     paragraphs with words of its own stays ("Learn more about <a>the budget</a>"), and
     so do headings and table cells (a document's sections, a table of links)."""
-    order = [el for el in node.iter() if el in blocks]
+    # ``blocks`` lists the blocks with words of their own in page order, then the all-link
+    # ones; only the first kind is placed against the last paragraph.
+    order = list(blocks)
     last = -1
     for k, el in enumerate(order):
         block = blocks[el]
