@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from extraction.evaluate import extractor_for, load_dataset  # noqa: E402
+from extraction.evaluation.evaluate import extractor_for, load_dataset  # noqa: E402
 
 SHARED = Path(os.environ.get("SHARED_DIR", ROOT / ".." / "shared"))
 EXTRACTORS = ["clump", "trafilatura", "trafilatura-fast", "readability-lxml", "lxml-parse"]

@@ -27,6 +27,10 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.reliability.services import free_port  # noqa: E402
+
 USERS, FEEDS, STORIES, FEEDS_PER_USER = (int(n) for n in os.environ.get("LOAD_SIZE", "1000,100,100000,2").split(","))
 PATH = "/?filter=all"
 
@@ -148,12 +152,6 @@ function request()
   return wrk.format("GET", nil, {["Cookie"] = "sessionid=" .. cookie})
 end
 """
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def parse_wrk(output: str) -> dict:

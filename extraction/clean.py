@@ -9,14 +9,12 @@ import re
 
 from lxml import etree
 
+from .blocks import PARAGRAPH_CHARS, string_value, text_blocks
 from .cues import furniture_strength
-from .render import INVISIBLE_TAGS
-from .textstats import INLINE_TAGS, PARAGRAPH_CHARS, string_value, text_blocks
+from .tags import CELL_TAGS, FORM_TAGS, HEADING_TAGS, INLINE_TAGS, INVISIBLE_TAGS
 
-FORM_TAGS = ("form", "button", "input", "select", "textarea", "label", "fieldset", "dialog")
-HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 # Lines of links that stay: a document's section headings, a table's cells.
-_KEPT_LINE_TAGS = frozenset((*HEADING_TAGS, "td", "th"))
+_KEPT_LINE_TAGS = frozenset((*HEADING_TAGS, *CELL_TAGS))
 # This many linked lines side by side make a list of links, not part of the story.
 LINK_RUN = 3
 _WORDS = re.compile(r"\w+")
@@ -27,7 +25,7 @@ _VISIBLE_FORM_TAGS = tuple(tag for tag in FORM_TAGS if tag not in INVISIBLE_TAGS
 
 
 def clean_article(node, title: str = "", blocks: dict | None = None) -> None:
-    """``blocks``: the subtree's text blocks (``textstats``), when the method has them
+    """``blocks``: the subtree's text blocks (``blocks.text_blocks``), when the method has them
     from a page already rid of invisible and hidden elements. They are read again when
     form elements are still there to go, since those take text with them."""
     if blocks is None or next(node.iterdescendants(*_VISIBLE_FORM_TAGS), None) is not None:

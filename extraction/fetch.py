@@ -12,6 +12,8 @@ import socket
 import ssl
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as LookupTimeout
 from dataclasses import dataclass, field
 from typing import Callable
 from urllib.parse import quote, urljoin, urlsplit
@@ -195,8 +197,23 @@ def _ascii_path(path: str) -> str:
     return quote(path, safe=_PRINTABLE, errors="replace")
 
 
-def _connect_address(host: str, port: int, policy: FetchPolicy) -> str:
-    addresses = policy.resolver(host, port)
+# Lookups run here so that a slow DNS server cannot outlast the fetch's deadline: the caller stops waiting at the
+# deadline, and the lookup ends in the background at the system resolver's own timeout. The pool is bounded: when
+# every thread waits on a hung server, later lookups queue and meet their deadline in the queue.
+_LOOKUPS = ThreadPoolExecutor(max_workers=8, thread_name_prefix="dns")
+
+
+def _resolve(host: str, port: int, policy: FetchPolicy, deadline: float, url: str) -> list[str]:
+    lookup = _LOOKUPS.submit(policy.resolver, host, port)
+    try:
+        return lookup.result(timeout=max(0.0, deadline - time.monotonic()))
+    except LookupTimeout:
+        lookup.cancel()
+        raise _too_slow(url, policy) from None
+
+
+def _connect_address(host: str, port: int, policy: FetchPolicy, deadline: float, url: str) -> str:
+    addresses = _resolve(host, port, policy, deadline, url)
     if not addresses:
         raise FetchError(FetchError.CONNECTION, f"{host} has no address")
     for address in addresses:  # every answer must pass, or a round-robin could slip one in
@@ -232,7 +249,7 @@ class _Watchdog:
 def _open(url: str, policy: FetchPolicy, headers: dict, deadline: float):
     """(response with its headers read, watchdog); the caller reads the body, then cancels the watchdog."""
     scheme, host, port, path = _target(url)
-    address = _connect_address(host, port, policy)
+    address = _connect_address(host, port, policy, deadline, url)
     remaining = deadline - time.monotonic()
     if remaining <= 0:
         raise _too_slow(url, policy)

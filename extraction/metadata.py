@@ -11,7 +11,7 @@ from functools import cache
 
 from lxml import etree
 
-from .textstats import string_value
+from .blocks import string_value
 
 
 @dataclass

@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from urllib.parse import urldefrag, urlsplit
 
 import lxml.html
-import nh3
 
 from .article import Article
 from .document import parse
 from .fetch import FetchPolicy, fetch as fetch_url
 from .pipeline import extract
+from .sanitize import clean_article_html
 
 MAX_PAGES = 5
 MIN_SCORE = 50
@@ -162,7 +162,7 @@ def extract_pages(html: str | bytes, url: str, method: str = "clump", fetch: Cal
         texts.append(text)
         bodies.append(body)
     article.text = "\n\n".join(texts)
-    article.html = nh3.clean("".join(bodies))
+    article.html = clean_article_html("".join(bodies))
     article.extras["pages"] = pages
     return article
 

@@ -7,3 +7,4 @@ class ReaderConfig(AppConfig):
 
     def ready(self):
         from . import checks  # noqa: F401 (registers the system checks)
+        from . import unread_cache  # noqa: F401 (drops a user's cached feed list when a subscription changes)

@@ -6,6 +6,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.text import Truncator
 
+from extraction.render import html_to_text
+
 
 class Feed(models.Model):
     url = models.URLField(max_length=2000, unique=True)
@@ -105,9 +107,7 @@ class Story(models.Model):
         """Plain text of best_html, for ranking and search."""
         if self.best_is_extracted:
             return self.extracted_text
-        from .ingestion.feed_fields import plain_text
-
-        return plain_text(self.summary_html)
+        return html_to_text(self.summary_html)
 
     SNIPPET_WORDS = 40
 
@@ -255,3 +255,12 @@ class RankingJob(models.Model):
 
     key = models.CharField(max_length=100, unique=True)
     queued_at = models.DateTimeField()
+
+
+class ApiPassword(models.Model):
+    """A user's password for sync apps (the Google Reader API), apart from the login password: an app stores it,
+    so it can be revoked or replaced without touching the account. Kept hashed; no row means the API is off."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_password")
+    password = models.CharField(max_length=128, help_text="hashed like login passwords")
+    created_at = models.DateTimeField(auto_now=True)

@@ -271,6 +271,9 @@ AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each counted on its own
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "reader.web.ratelimit.client_address"
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# The Google Reader API's ClientLogin counts toward the same lockouts; its password field is Passwd, which axes
+# must mask like "password" in the attempts it stores.
+AXES_SENSITIVE_PARAMETERS = ["username", "ip_address", "Passwd"]
 # A 502 or 504 from the public extractor that the fetched site caused is a warning in the log, not our error.
 LOGGING.setdefault("filters", {})["site_faults"] = {"()": "reader.web.api_errors.SiteFaultsAsWarnings"}
 LOGGING.setdefault("loggers", {}).setdefault("django.request", {}).setdefault("filters", []).append("site_faults")
@@ -283,3 +286,8 @@ LOGGING["loggers"]["axes"] = {"level": "WARNING"}
 REFRESH_RATE_LIMIT = env_number("REFRESH_RATE_LIMIT", 3, 1)
 REFRESH_RATE_WINDOW = env_number("REFRESH_RATE_WINDOW", 300, 1)
 REFRESH_MIN_AGE = env_number("REFRESH_MIN_AGE", 60, 0)
+
+# --- Google Reader API (sync apps): at most GREADER_RATE_LIMIT calls per GREADER_RATE_WINDOW seconds per user.
+# A sync is a few calls plus one per 1,000 items; an app that marks stories one at a time makes one call each.
+GREADER_RATE_LIMIT = env_number("GREADER_RATE_LIMIT", 600, 1)
+GREADER_RATE_WINDOW = env_number("GREADER_RATE_WINDOW", 60, 1)

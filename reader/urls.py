@@ -5,7 +5,8 @@ from django.urls import include, path, register_converter
 from django.urls.converters import IntConverter
 from django.views.generic import RedirectView
 
-from .web import api, api_reading, views, views_reading, views_refresh
+from .web import api, api_reading, views, views_api_password, views_reading, views_refresh
+from .web.greader import urls as greader_urls
 
 
 
@@ -52,6 +53,9 @@ urlpatterns = [
     path("api/stories/<id:story_id>/read", api.read, name="api_read"),
     path("api/stories/<id:story_id>/save", api.save, name="api_save"),
     path("api/progress", api.progress, name="api_progress"),
+    path("settings/api", views_api_password.api_password, name="api_password"),
+    # The Google Reader API for sync apps, before /accounts/ (its ClientLogin lives there too).
+    *greader_urls.urlpatterns,
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/password_change/", auth_views.PasswordChangeView.as_view(
         template_name="registration/password_change.html"), name="password_change"),

@@ -1,5 +1,6 @@
 """The import graph of reader/, extraction/ and recommender/, read from the source with ast: no import loops, the
-two libraries free of Django and the app, and reader's rooms importing only downward (web -> ingestion -> ranking).
+two libraries free of Django and the app, reader's rooms importing only downward (web -> ingestion -> ranking), and
+extraction's product path (extract(), the methods) never loading its evaluation and training.
 
 Imports inside functions count too: a lazy import is still an edge a loop can run through.
 """
@@ -61,7 +62,7 @@ def test_the_graph_sees_the_imports_it_is_meant_to_check():
     edges = internal(graph())
     assert "reader.ingestion.subscribe" in edges["reader.web.views"]  # `from ..ingestion import subscribe as ...`
     assert "reader.ingestion.jsonfeed" in edges["reader.ingestion.parsing"]  # `from . import charsets, jsonfeed`
-    assert "reader.ingestion.feed_fields" in edges["reader.models"]  # a lazy import inside a method
+    assert "reader.web.reading" in edges["reader.web.context_processors"]  # a lazy import inside a function
     assert "reader.queue" in edges["reader.ranking.scores"]
 
 
@@ -87,6 +88,37 @@ def test_the_libraries_import_nothing_from_django_or_the_app():
     edges = graph()
     assert imports_from(edges, "extraction", ("django", "reader", "recommender")) == []
     assert imports_from(edges, "recommender", ("django", "reader")) == []
+
+
+def reached_from(edges: dict[str, set[str]], starts: set[str]) -> set[str]:
+    """Every module the starts load, directly or through others."""
+    seen, todo = set(), list(starts)
+    while todo:
+        module = todo.pop()
+        if module not in seen:
+            seen.add(module)
+            todo.extend(edges.get(module, ()))
+    return seen
+
+
+def test_extract_never_loads_the_evaluation():
+    """The shipped path (the package, its command, every method the registry names) stays clear of the lab:
+    datasets, scoring, competitors and training live in extraction.evaluation and nothing there is loaded."""
+    from extraction.methods import METHODS
+
+    edges = internal(graph())
+    methods = {target.partition(":")[0] for target in METHODS.values()}
+    reached = reached_from(edges, {"extraction", "extraction.__main__", *methods})
+    assert {"extraction.pipeline", "extraction.methods.clump", "extraction.blocks"} <= reached  # the walk works
+    assert sorted(m for m in reached if m.startswith("extraction.evaluation")) == []
+
+
+def test_only_the_evaluation_imports_the_evaluation():
+    edges = graph()
+    importers = {module for module, names in edges.items() if not module.startswith("extraction.evaluation")
+                 and any(n.startswith("extraction.evaluation") for n in names)}
+    assert importers == set()
+    assert imports_from(edges, "extraction.methods", ("extraction.evaluation",)) == []
 
 
 def test_reader_rooms_import_only_downward():

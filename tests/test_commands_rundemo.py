@@ -1,7 +1,6 @@
 """`manage.py rundemo` (what `make run` starts) stops its web server, worker and beat when it is stopped."""
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -9,13 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.reliability.services import free_port
+
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def children_of(pid: int) -> set[int]:

@@ -2,8 +2,8 @@
 import pytest
 
 from extraction import ExtractionError, extract
-from extraction.clump import find_article
 from extraction.document import parse
+from extraction.methods.clump import find_article
 
 PARA = ("The council voted on Tuesday to rebuild the old bridge, a project that residents "
         "have requested for more than a decade, and work is expected to start in spring. ")

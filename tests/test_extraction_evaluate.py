@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from extraction.evaluate import evaluate_method, format_table, load_dataset, main, worst_pages
+from extraction.evaluation.evaluate import evaluate_method, format_table, load_dataset, main, worst_pages
 from extraction.evaluation.snippets import SnippetScore, score_snippets
 from extraction.evaluation.split import CHECK, TUNE, half_of
 
@@ -100,6 +100,6 @@ def test_evaluation_is_not_loaded_by_importing_the_library():
     import sys
 
     code = "import sys, extraction; extraction.extract('<p>' + 'word ' * 40 + '</p>'); " \
-           "print(sorted(m for m in sys.modules if m.startswith('extraction.eval') or m == 'extraction.competitors'))"
+           "print(sorted(m for m in sys.modules if m.startswith('extraction.evaluation')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -1,7 +1,7 @@
 """The benchmark metric: shingle overlap per page, means over pages, bootstrap spread."""
 import pytest
 
-from extraction.metric import score_page, shingles, summarize, tokens
+from extraction.evaluation.metric import score_page, shingles, summarize, tokens
 
 
 def test_tokens_are_word_runs():

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from extraction.evaluate import evaluate_method, is_real_page
+from extraction.evaluation.evaluate import evaluate_method, is_real_page
 
 SHARED = Path(os.environ.get("SHARED_DIR", Path(__file__).resolve().parents[1] / ".." / "shared"))
 

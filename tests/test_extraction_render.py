@@ -23,6 +23,13 @@ def test_table_cells_are_separated():
     assert html_to_text("<table><tr><td>a</td><td>b</td></tr><tr><td>c</td></tr></table>") == "a b\n\nc"
 
 
+def test_a_fragment_lxml_refuses_comes_back_as_it_stands():
+    # Feed titles and content reach html_to_text too: a declaration or a control character must not raise.
+    assert html_to_text('<?xml version="1.0" encoding="utf-8"?><b>x</b>') == "x"
+    assert html_to_text("a\x01 <b>b</b>") == "a\x01 <b>b</b>"
+    assert html_to_text("Tom &amp;  Jerry") == "Tom & Jerry" and html_to_text("no  markup") == "no markup"
+
+
 def test_deep_nesting_does_not_exhaust_the_stack():
     # Built by hand: the HTML parser itself stops nesting at a few thousand levels.
     root = node = lxml.html.Element("div")

@@ -27,6 +27,12 @@ def test_an_html_title_is_still_read_as_html():
     assert feed.entries[0].title == "Bold move & more"
 
 
+def test_an_html_title_reads_as_the_extractor_renders_text():
+    # One HTML-to-text for the reader and the extractor: blocks and breaks part words, scripts are not text.
+    title = '<title type="html">&lt;p&gt;Rain&lt;/p&gt;&lt;p&gt;today&lt;br&gt;again&lt;script&gt;x()&lt;/script&gt;</title>'
+    assert parse(atom(title=title), BASE).entries[0].title == "Rain today again"
+
+
 def test_an_rss_title_of_escaped_markup_is_not_emptied():
     body = ('<rss version="2.0"><channel><title>&lt;/example&gt;</title><item><title>&lt;/example&gt;</title>'
             '<guid>1</guid></item></channel></rss>')

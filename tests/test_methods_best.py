@@ -2,9 +2,9 @@
 import lxml.html
 
 from extraction import METHODS, extract
-from extraction.best import backbone_gaps, choose, compile_trees, coverage, edit_backbone, furniture, predict, trigrams
-from extraction.boilerpipe import text_blocks
-from extraction.learned import load_model
+from extraction.blocks import text_runs
+from extraction.methods.best import backbone_gaps, choose, compile_trees, coverage, edit_backbone, furniture, predict, trigrams
+from extraction.methods.learned import load_model
 
 STORY = [
     "The city library will stay open until midnight during exam season, the council said on Friday, "
@@ -60,7 +60,7 @@ def test_exported_trees_predict_what_scikit_learn_predicts():
     import numpy as np
     from sklearn.ensemble import GradientBoostingClassifier
 
-    from extraction.train_best import RATE, export
+    from extraction.evaluation.train_best import RATE, export
 
     rng = np.random.default_rng(0)
     x = rng.random((400, 3))
@@ -74,7 +74,7 @@ def test_exported_trees_predict_what_scikit_learn_predicts():
 def test_edit_backbone_cuts_only_confidently_rejected_whole_elements_inside_it():
     doc = lxml.html.fromstring("<html><body><div id='story'><p>kept one</p><p>doubtful</p><p>rejected</p>"
                                "</div><p>outside and liked</p></body></html>")
-    blocks = text_blocks(doc.find("body"))
+    blocks = text_runs(doc.find("body"))
     backbone = doc.get_element_by_id("story")
     edited = edit_backbone(backbone, blocks, [0.9, 0.3, 0.05, 0.99])
     assert edited is backbone
@@ -83,7 +83,7 @@ def test_edit_backbone_cuts_only_confidently_rejected_whole_elements_inside_it()
 
 def test_edit_backbone_is_none_when_the_backbone_holds_no_block():
     doc = lxml.html.fromstring("<html><body><p>text</p><div id='empty'></div></body></html>")
-    blocks = text_blocks(doc.find("body"))
+    blocks = text_runs(doc.find("body"))
     assert edit_backbone(doc.get_element_by_id("empty"), blocks, [0.9]) is None
     assert edit_backbone(None, blocks, [0.9]) is None
 
@@ -102,7 +102,7 @@ def test_gaps_count_blocks_to_the_nearest_backbone_block():
 def test_furniture_is_the_strongest_cue_on_the_block_or_its_ancestors():
     doc = lxml.html.fromstring("<html><body><nav><div><p>menu</p></div></nav><div class='share'><p>x</p></div>"
                                "<div class='story'><p>story</p></div></body></html>")
-    strengths = furniture(text_blocks(doc.find("body")))
+    strengths = furniture(text_runs(doc.find("body")))
     assert strengths[0] > 0 and strengths[1] > 0 and strengths[2] == 0
 
 

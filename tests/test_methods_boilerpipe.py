@@ -1,7 +1,8 @@
 """boilerpipe: shallow text features classify blocks; the largest fused run is the article."""
 from extraction import extract
-from extraction.boilerpipe import classify, find_article, text_blocks
+from extraction.blocks import text_runs
 from extraction.document import parse
+from extraction.methods.boilerpipe import classify, find_article
 
 SENTENCE = ("The orchestra announced its new season yesterday, with three premieres, a festival of "
             "chamber music in the spring and a free concert in the park at the end of the summer.")
@@ -12,17 +13,17 @@ def menu(n=8):
 
 
 def test_blocks_count_words_and_link_words():
-    blocks = text_blocks(parse('<body><p>One two <a href="/x">three four</a></p><div>five</div></body>').find("body"))
+    blocks = text_runs(parse('<body><p>One two <a href="/x">three four</a></p><div>five</div></body>').find("body"))
     assert [(b.words, b.link_words, b.tag) for b in blocks] == [(4, 2, "p"), (1, 0, "div")]
 
 
 def test_link_lists_are_boilerplate_and_long_text_is_content():
-    blocks = text_blocks(parse(f"<body>{menu()}<p>{SENTENCE}</p><p>{SENTENCE} {SENTENCE}</p></body>").find("body"))
+    blocks = text_runs(parse(f"<body>{menu()}<p>{SENTENCE}</p><p>{SENTENCE} {SENTENCE}</p></body>").find("body"))
     assert classify(blocks) == [False] * 8 + [True, True]
 
 
 def test_after_a_link_list_only_a_long_next_block_vouches_for_a_block():
-    blocks = text_blocks(parse(f"<body>{menu()}<p>{SENTENCE}</p></body>").find("body"))
+    blocks = text_runs(parse(f"<body>{menu()}<p>{SENTENCE}</p></body>").find("body"))
     assert classify(blocks)[-1] is False
 
 

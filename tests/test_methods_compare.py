@@ -1,9 +1,9 @@
 """The comparison command: scoring with the shared metric, the table, and rewriting only the marked part of the docs."""
 import pytest
 
-from extraction.compare import END, FOLDS, START, evaluate, fold_of, table, write_docs
-from extraction.evaluate import Page
-from extraction.metric import score_page, summarize
+from extraction.evaluation.compare import END, FOLDS, START, evaluate, fold_of, table, write_docs
+from extraction.evaluation.evaluate import Page
+from extraction.evaluation.metric import score_page, summarize
 
 STORY = ("The harbour master said the ferry would run again on Monday once the storm damage to the "
          "pier had been repaired by the council's engineers, who worked through the weekend.")

@@ -1,9 +1,9 @@
 """mss: token scores from the shipped naive Bayes model, one maximum-sum run is the article."""
 from extraction import extract
 from extraction.document import parse
-from extraction.learned import load_model
-from extraction.mss import max_subsequence, token_scores, tokenize
-from extraction.train_mss import labels, naive_bayes
+from extraction.evaluation.train_mss import labels, naive_bayes
+from extraction.methods.learned import load_model
+from extraction.methods.mss import max_subsequence, token_scores, tokenize
 
 STORY = ("The museum reopened its east wing on Saturday after a three year restoration, and visitors "
          "queued around the block to see the painted ceiling, which had been hidden under soot for a "

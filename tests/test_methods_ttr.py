@@ -2,8 +2,8 @@
 import numpy as np
 
 from extraction import extract
-from extraction.ttr import kmeans_content, lines, ratios, smooth
 from extraction.document import parse
+from extraction.methods.ttr import kmeans_content, lines, ratios, smooth
 
 TEXT = ("The bakery on the corner has sold bread every morning since 1921, and its owners say the "
         "recipe for the rye loaf has never changed in all that time.")

@@ -2,7 +2,7 @@
 import math
 
 from extraction import extract
-from extraction.whitespace import otsu
+from extraction.methods.whitespace import otsu
 
 PARAGRAPH = ("Scientists at the observatory reported a bright new comet on Monday, visible to the naked "
              "eye before sunrise for the next two weeks if the weather stays clear.")

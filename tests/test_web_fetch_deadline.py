@@ -103,3 +103,31 @@ def test_a_body_without_a_length_cut_at_the_deadline_is_a_timeout_not_a_short_pa
     with pytest.raises(FetchError) as info:
         fetch(server.url("/drip"), FetchPolicy(allowed_networks=ALLOW, read_timeout=5, total_timeout=1))
     assert info.value.kind == FetchError.TIMEOUT
+
+
+def test_a_hung_name_lookup_ends_at_the_deadline_too():
+    """The lookup is inside the deadline: a DNS server that never answers cannot hold a fetch (or a web worker)."""
+    released = threading.Event()
+
+    def hung_resolver(host, port):
+        released.wait(30)
+        return ["127.0.0.1"]
+
+    policy = FetchPolicy(allowed_networks=ALLOW, total_timeout=1, resolver=hung_resolver)
+    started = time.monotonic()
+    try:
+        with pytest.raises(FetchError) as info:
+            fetch("http://slow-dns.example/", policy)
+        assert info.value.kind == FetchError.TIMEOUT and "longer than 1 s" in str(info.value)
+        assert time.monotonic() - started < 10  # the resolver alone would hold it for 30 s
+    finally:
+        released.set()
+
+
+def test_a_lookup_that_fails_is_still_a_connection_error():
+    def no_such_name(host, port):
+        raise FetchError(FetchError.CONNECTION, f"cannot resolve {host}")
+
+    with pytest.raises(FetchError) as info:
+        fetch("http://nowhere.example/", FetchPolicy(allowed_networks=ALLOW, resolver=no_such_name))
+    assert info.value.kind == FetchError.CONNECTION and "cannot resolve nowhere.example" in str(info.value)

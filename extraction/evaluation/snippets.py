@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..metric import Summary, bootstrap
+from .metric import Summary, bootstrap
 
 
 @dataclass(frozen=True)

@@ -11,15 +11,14 @@ files on the local disk for the embedded default without Redis.
 """
 from __future__ import annotations
 
-import fcntl
 import json
 import uuid
-from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
 from django.conf import settings
 
+from .locked_json import locked_json
 from .politeness import shared_redis_url
 
 KEEP = 2 * 24 * 3600  # an open batch is forgotten after two days (pages wait at most the visibility timeout)
@@ -79,31 +78,14 @@ class FileBatches(Batches):
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
 
-    @contextmanager
-    def _state(self, batch: str):
-        try:
-            handle = open(self.folder / f"{batch}.json", "r+")
-        except FileNotFoundError:  # closed, or never opened here
-            yield None
-            return
-        with handle:
-            fcntl.flock(handle, fcntl.LOCK_EX)
-            text = handle.read()
-            state = json.loads(text) if text else None
-            yield state
-            if state is not None:
-                handle.seek(0)
-                handle.truncate()
-                handle.write(json.dumps(state))
-
     def open(self, story_ids):
         batch = uuid.uuid4().hex
         (self.folder / f"{batch}.json").write_text(json.dumps({"pending": story_ids, "ids": story_ids}))
         return batch
 
     def finish(self, batch, story_id):
-        with self._state(batch) as state:
-            if state is None:
+        with locked_json(self.folder / f"{batch}.json", create=False) as state:
+            if not state:  # closed, never opened here, or never written
                 return None
             state["pending"] = [i for i in state["pending"] if i != story_id]
             return None if state["pending"] else state["ids"]

@@ -10,8 +10,10 @@ from datetime import datetime, timedelta, timezone as dt_timezone
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 import lxml.html
-import nh3
 from lxml.etree import ParserError
+
+from extraction.render import html_to_text
+from extraction.sanitize import clean_feed_html
 
 _TRACKING = re.compile(r"^(utm_|mc_|fbclid$|gclid$|ref$|cmpid$)")
 _EMAIL = re.compile(r"<?[^\s()<>@]+@[^\s()<>@]+>?")
@@ -63,21 +65,9 @@ class Notes:
         return "; ".join(m if n == 1 else f"{m} ({n} times)" for m, n in self.counts.items())
 
 
-def plain_text(html: str) -> str:
-    """Text of an HTML fragment, whitespace collapsed (titles may hold markup or entities)."""
-    if not html or not html.strip():
-        return ""
-    if "<" not in html and "&" not in html:
-        return " ".join(html.split())
-    try:
-        return " ".join(lxml.html.fragment_fromstring(html, create_parent="div").text_content().split())
-    except (ParserError, ValueError):
-        return " ".join(html.split())
-
-
 def text_field(value: str, is_html: bool) -> str:
     """A title or name as text: markup is read only where the feed says the field is HTML."""
-    return plain_text(value) if is_html else " ".join((value or "").split())
+    return " ".join((html_to_text(value) if is_html else value or "").split())
 
 
 def author_name(value: str) -> str:
@@ -141,7 +131,7 @@ def clean_html(html: str, base: str) -> str:
         html = lxml.html.tostring(wrapper, encoding="unicode")[len("<div>"):-len("</div>")]
     except (ParserError, ValueError):
         pass
-    return nh3.clean(html)
+    return clean_feed_html(html)
 
 
 def _foreign_as_text(wrapper) -> None:

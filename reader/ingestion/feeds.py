@@ -11,10 +11,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from extraction.fetch import FetchError
+from extraction.render import html_to_text
 
+from .. import unread_cache
 from ..models import Entry, Feed, Story, Subscription
 from . import fetching, schedule
-from .feed_fields import NotAFeed, ParsedEntry, ParsedFeed, digest, normalised_link, plain_text
+from .feed_fields import NotAFeed, ParsedEntry, ParsedFeed, digest, normalised_link
 from .parsing import parse
 
 log = logging.getLogger(__name__)
@@ -33,7 +35,7 @@ class FetchOutcome:
 
 
 def story_fields(entry: ParsedEntry, now: datetime) -> dict:
-    text = plain_text(entry.content_html)
+    text = " ".join(html_to_text(entry.content_html).split())
     return {
         "guid": entry.guid[:1000],
         "url": entry.url[:2000],
@@ -142,6 +144,7 @@ def store(feed: Feed, parsed: ParsedFeed) -> FetchOutcome:
     Entry.objects.bulk_create(
         [Entry(user_id=u, story_id=s) for u in subscribers for s in outcome.new_story_ids], ignore_conflicts=True
     )
+    unread_cache.forget(subscribers)  # new stories to count, and perhaps a new title for the feed
     return outcome
 
 

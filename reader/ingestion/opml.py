@@ -15,7 +15,7 @@ from django.core.validators import URLValidator
 from django.db import transaction
 from django.utils import timezone
 
-from .. import queue
+from .. import queue, unread_cache
 from ..models import Entry, Feed, Story, Subscription
 from ..ranking import scores
 
@@ -115,6 +115,7 @@ def import_opml(user, data: bytes) -> ImportReport:
     stories = Story.objects.filter(feed_id__in=[feed_ids[u] for u in wanted if feed_ids[u] not in subscribed])
     Entry.objects.bulk_create([Entry(user=user, story_id=sid) for sid in stories.values_list("id", flat=True)],
                               ignore_conflicts=True)
+    unread_cache.forget([user.id])  # bulk writes send no signals
     scores.queue_retrain(user.id)
     for feed_id in report.new_feed_ids:
         queue.send(queue.FETCH_FEED, feed_id)

@@ -13,9 +13,7 @@ worker processes of one machine). Times are milliseconds on the gate's clock.
 """
 from __future__ import annotations
 
-import fcntl
 import hashlib
-import json
 import time
 import uuid
 from contextlib import contextmanager
@@ -26,6 +24,8 @@ from urllib.parse import urlsplit
 from django.conf import settings
 
 from extraction.fetch import ascii_host
+
+from .locked_json import locked_json
 
 POLL = 0.05  # how soon to ask again when every connection to the host is in use
 LEASE = 120.0  # longer than any fetch may take (FETCH_TIMEOUT), so a live fetch keeps its slot
@@ -180,19 +180,9 @@ class FileGate(Gate):
 
     @contextmanager
     def _state(self, host: str):
-        path = self.folder / hashlib.sha1(host.encode()).hexdigest()
-        with open(path, "a+") as handle:
-            fcntl.flock(handle, fcntl.LOCK_EX)
-            handle.seek(0)
-            try:
-                state = json.loads(handle.read() or "{}")
-            except ValueError:
-                state = {}
+        with locked_json(self.folder / hashlib.sha1(host.encode()).hexdigest()) as state:
             state.setdefault("leases", {})
             yield state, int(time.time() * 1000)
-            handle.seek(0)
-            handle.truncate()
-            handle.write(json.dumps(state))
 
     def book(self, host, count=1):
         with self._state(host) as (state, now):

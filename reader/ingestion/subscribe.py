@@ -18,7 +18,7 @@ from extraction import ExtractionError
 from extraction.document import parse as parse_html
 from extraction.fetch import FetchError
 
-from ..models import Entry, Feed, Subscription
+from ..models import Entry, Feed, Rating, Subscription
 from ..ranking import scores
 from . import fetching
 from .feed_fields import NotAFeed
@@ -163,3 +163,13 @@ def subscribe_url(user, url: str, folder: str = "") -> tuple[Feed | None, bool, 
     if len(candidates) > 1:
         return None, False, candidates
     return *subscribe(user, candidates[0].url, folder), candidates
+
+
+@transaction.atomic
+def unsubscribe(subscription: Subscription) -> None:
+    """The feed leaves the user's list, with its unrated entries. The stories stay (other readers may follow the
+    feed, and ratings keep teaching the model)."""
+    rated = Rating.objects.filter(user_id=subscription.user_id).values("story_id")
+    (Entry.objects.filter(user_id=subscription.user_id, story__feed_id=subscription.feed_id)
+     .exclude(story_id__in=rated).delete())
+    subscription.delete()

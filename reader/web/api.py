@@ -172,9 +172,9 @@ def read(request, entry, data):
 
 @own_entry
 def save(request, entry, data):
-    entry.saved = flag(data, "saved")
-    entry.save(update_fields=["saved"])
-    return JsonResponse({"id": entry.story_id, "saved": entry.saved})
+    wanted = flag(data, "saved")
+    reading.set_saved(request.user, [entry.story_id], wanted)
+    return JsonResponse({"id": entry.story_id, "saved": wanted})
 
 
 @require_GET

@@ -68,3 +68,19 @@ class RuleForm(forms.ModelForm):
 class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         fields = ("username",)
+
+
+class ApiPasswordForm(forms.Form):
+    """A sync app's password the user chooses (or leaves empty to have one made)."""
+    password = forms.CharField(label="Your own API password", required=False, strip=False,
+                               widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
+
+    def clean_password(self):
+        from .greader.credentials import MIN_LENGTH
+
+        password = self.cleaned_data["password"]
+        if password and len(password) < MIN_LENGTH:
+            raise forms.ValidationError(f"Use at least {MIN_LENGTH} characters (or leave it empty for one made for you)")
+        if password != password.strip() or len(password) > 200:
+            raise forms.ValidationError("No spaces at the ends, and at most 200 characters")
+        return password

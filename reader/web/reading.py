@@ -1,47 +1,27 @@
-"""What a user has read: unread counts per feed and folder, marking stories read or unread, one or a whole view.
+"""What a user has read and saved: unread counts per feed and folder, marking stories read or unread, one or a whole
+view, and saving them.
 
-Counting a user's unread stories by feed joins every unread entry to its story (about 60 ms at 50,000 unread
-on SQLite), and every page shows the total, so the counts are cached for COUNTS_TTL seconds and dropped when
-the user marks something: stories that arrive in the meantime are counted up to a minute late.
+The counts and the feed list come from reader/unread_cache, which marking here drops.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.core.cache import cache
 from django.db import connection
-from django.db.models import Count, Max
+from django.db.models import Max
 
+from .. import unread_cache
 from ..models import Entry, Story
 from . import stream
 
 
-COUNTS_TTL = 60
-
-
-def _counts_key(user) -> str:
-    # date_joined too: a user id can come back (a deleted account, a test database rolled back).
-    return f"unread-by-feed:{user.pk}:{user.date_joined.timestamp()}"
-
-
 def unread_total(user) -> int:
-    return sum(unread_by_feed(user).values())
-
-
-def unread_by_feed(user) -> dict[int, int]:
-    """feed id -> the user's unread stories in it (feeds with none are left out)."""
-    counts = cache.get(_counts_key(user))
-    if counts is None:
-        counts = dict(Entry.objects.filter(user=user, read=False).values_list("story__feed_id")
-                      .annotate(unread=Count("id")).order_by())
-        if counts:  # none yet is cheap to count again, and a new reader's first stories show at once
-            cache.set(_counts_key(user), counts, COUNTS_TTL)
-    return counts
+    return unread_cache.unread(user).total
 
 
 def _changed(user, count: int) -> int:
     if count:
-        cache.delete(_counts_key(user))
+        unread_cache.forget_counts(user)
     return count
 
 
@@ -61,12 +41,12 @@ class FolderCount:
 
 def unread_tree(user) -> list[FolderCount]:
     """The user's folders, each with its feeds, and their unread counts: folders by name, unfiled ones last."""
-    counts = unread_by_feed(user)
+    counts = unread_cache.unread(user).by_feed
     folders: dict[str, FolderCount] = {}
-    for sub in user.subscriptions.select_related("feed").order_by("folder", "feed__title", "feed__url"):
-        folder = folders.setdefault(sub.folder, FolderCount(sub.folder, 0, []))
-        unread = counts.get(sub.feed_id, 0)
-        folder.feeds.append(FeedCount(sub.feed_id, str(sub.feed), unread))
+    for folder_name, feed_id, name in unread_cache.feed_list(user):
+        folder = folders.setdefault(folder_name, FolderCount(folder_name, 0, []))
+        unread = counts.get(feed_id, 0)
+        folder.feeds.append(FeedCount(feed_id, name, unread))
         folder.unread += unread
     return sorted(folders.values(), key=lambda f: (f.name == "", f.name.casefold()))
 
@@ -74,6 +54,17 @@ def unread_tree(user) -> list[FolderCount]:
 def set_read(user, story_ids: list[int], read: bool = True) -> int:
     """Mark these of the user's stories read (or unread); returns how many entries changed."""
     return _changed(user, Entry.objects.filter(user=user, story_id__in=story_ids).exclude(read=read).update(read=read))
+
+
+def mark_all_bound(user, shown: list) -> int:
+    """The bound "mark all read" is given when a page is drawn: the newest unread entry the page knew of (counted,
+    or shown on it). Stories that arrive later stay unread."""
+    return max([unread_cache.unread(user).top, *(item.entry_id for item in shown)])
+
+
+def set_saved(user, story_ids: list[int], saved: bool = True) -> int:
+    """Save these of the user's stories for later (or unsave them); returns how many entries changed."""
+    return Entry.objects.filter(user=user, story_id__in=story_ids).exclude(saved=saved).update(saved=saved)
 
 
 def newest_entry_id() -> int:

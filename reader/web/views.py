@@ -4,8 +4,6 @@ Calls into other parts of the reader (discovery, OPML, the taste summary) all ha
 """
 from __future__ import annotations
 
-
-import nh3
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -16,12 +14,14 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
+from extraction.sanitize import clean_feed_html
+
 from .. import queue
 from ..ingestion import opml, opml_import as opml_imports, subscribe as subscribing
 from ..models import Entry, OpmlImport, Rating, Rule, Subscription
 from ..ranking import scores
 from ..ranking.taste_chart import agreement_chart
-from . import api
+from . import api, reading
 from .forms import FolderForm, OpmlForm, RuleForm, SignupForm, SubscribeForm
 
 def article_html(story, source: str) -> tuple[str, str]:
@@ -32,7 +32,7 @@ def article_html(story, source: str) -> tuple[str, str]:
     else:
         which, html = "feed", story.summary_html
     # Stored HTML was sanitized on the way in; cleaning again on the way out costs little and guards old rows.
-    return which, nh3.clean(html, link_rel="noopener noreferrer nofollow")
+    return which, clean_feed_html(html)
 
 
 def web_url(url: str) -> str:
@@ -53,9 +53,8 @@ def rate(request, story_id):
 @login_required
 @require_POST
 def save(request, story_id):
-    entry = get_object_or_404(Entry, user=request.user, story_id=story_id)
-    entry.saved = request.POST.get("saved") == "true"
-    entry.save(update_fields=["saved"])
+    get_object_or_404(Entry, user=request.user, story_id=story_id)
+    reading.set_saved(request.user, [story_id], request.POST.get("saved") == "true")
     return redirect(safe_next(request))
 
 
@@ -110,11 +109,7 @@ def subscriptions(request):
 def unsubscribe(request, subscription_id):
     subscription = get_object_or_404(Subscription.objects.select_related("feed"), id=subscription_id,
                                      user=request.user)
-    # The stories stay (other readers may follow the feed, and ratings keep teaching the model); the feed
-    # just leaves this user's list, with its unrated entries.
-    rated = Rating.objects.filter(user=request.user).values("story_id")
-    Entry.objects.filter(user=request.user, story__feed=subscription.feed).exclude(story_id__in=rated).delete()
-    subscription.delete()
+    subscribing.unsubscribe(subscription)
     messages.success(request, f"Unsubscribed from {subscription.feed}")
     return redirect("subscriptions")
 

@@ -11,6 +11,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from .. import unread_cache
 from ..models import Entry, Rating
 from . import reading, stream
 from .views import article_html, safe_next, web_url
@@ -39,10 +40,10 @@ def heading(request, scope: stream.Scope) -> str:
     if scope.search:
         return f"Search: {' '.join(scope.search)}"
     if scope.feed_id is not None:
-        subscription = request.user.subscriptions.select_related("feed").filter(feed_id=scope.feed_id).first()
-        if subscription is None:
+        names = {feed_id: name for _, feed_id, name in unread_cache.feed_list(request.user)}
+        if scope.feed_id not in names:
             raise Http404("You do not follow that feed")
-        return str(subscription.feed)
+        return names[scope.feed_id]
     if scope.folder is not None:
         return scope.folder or "Feeds in no folder"
     return "Your feed"
@@ -60,7 +61,7 @@ def home(request):
         return render(request, "reader/entries.html", context)
     return render(request, "reader/home.html", {
         **context, "filters": FILTER_LABELS, "sorts": SORT_LABELS, "heading": heading(request, scope),
-        "tree": reading.unread_tree(request.user), "upto": reading.newest_entry_id(),
+        "tree": reading.unread_tree(request.user), "upto": reading.mark_all_bound(request.user, page.entries),
     })
 
 

@@ -1,22 +1,23 @@
 """Train the naive Bayes token classifier of ``mss`` on a development set.
 
-    python -m extraction.train_mss            # writes extraction/data/mss-aeb.json.gz and mss-rtp.json.gz
+    python -m extraction.evaluation.train_mss            # writes extraction/methods/data/mss-aeb.json.gz and mss-rtp.json.gz
 
 A word token is labelled article when one of the word trigrams it belongs to occurs in
 the page's gold text; a tag token when the words on both sides of it are article. One
 model is trained per development set, so each set can be scored by the model that has
-never seen it (``python -m extraction.compare`` does that).
+never seen it (``python -m extraction.evaluation.compare`` does that).
 """
 from __future__ import annotations
 
 import math
 from collections import Counter
 
-from .best import trigrams
+from ..document import parse
+from ..methods.best import trigrams
+from ..methods.learned import SETS
+from ..methods.mss import Token, features, tokenize
 from .compare import load_set
-from .document import parse
-from .learned import SETS, training_command
-from .mss import Token, features, tokenize
+from .training import training_command
 
 MIN_COUNT = 3  # rarer features are dropped: they cannot be estimated and bloat the file
 

@@ -6,7 +6,7 @@ no siblings, no cleaning: it is fast and blind to articles split across containe
 """
 from __future__ import annotations
 
-from .article import ExtractionError
+from ..article import ExtractionError
 from .readability import class_weight, inner_text
 
 

@@ -15,7 +15,7 @@ from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 
-from .article import ExtractionError
+from ..article import ExtractionError
 
 DATA = Path(__file__).resolve().parent / "data"
 SETS = {"aeb": "article-extraction-benchmark", "rtp": "readability-test-pages"}  # the development sets
@@ -43,7 +43,7 @@ def _read(kind: str, name: str, prepare: Callable[[dict], dict] | None) -> dict:
     try:
         model = json.loads(gzip.decompress(path.read_bytes()))
     except FileNotFoundError:
-        raise ExtractionError(f"{kind} model {path.name} is missing; run python -m extraction.train_{kind}") from None
+        raise ExtractionError(f"{kind} model {path.name} is missing; run python -m extraction.evaluation.train_{kind}") from None
     return prepare(model) if prepare else model
 
 
@@ -59,10 +59,3 @@ def write_model(kind: str, name: str, model: dict) -> Path:
     _read.cache_clear()
     return path
 
-
-def training_command(kind: str, train: Callable[[], dict[str, dict]], describe: Callable[[dict], str]) -> int:
-    """The body of ``python -m extraction.train_<kind>``: train, then write every model."""
-    for name, model in train().items():
-        path = write_model(kind, name, model)
-        print(f"{path}: {describe(model)}, {path.stat().st_size // 1024} KiB")
-    return 0

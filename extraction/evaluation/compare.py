@@ -1,7 +1,7 @@
 """Every method side by side: precision, recall, F1 and speed on both development sets.
 
-    python -m extraction.compare                      # print the table
-    python -m extraction.compare --write-docs docs/extraction.md
+    python -m extraction.evaluation.compare                  # print the table
+    python -m extraction.evaluation.compare --write-docs docs/extraction.md
 
 The development sets live outside the repository (``SHARED_DIR``, default ``../shared``
 beside the repo root); the product never needs them. No figure in the table comes from a
@@ -13,25 +13,19 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import os
 import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from ..methods import METHODS
+from ..methods.learned import SETS, trained_on
 from .competitors import load_competitor
-from .evaluate import Page, evaluate_method, load_dataset
-from .learned import SETS, trained_on
-from .methods import METHODS
+from .evaluate import Page, evaluate_method, load_dataset, shared_dir
 from .metric import summarize
 
 COMPETITORS = ("trafilatura", "readability-lxml")
 FOLDS = 5
 START, END = "<!-- methods-table:start -->", "<!-- methods-table:end -->"
-
-
-def shared_dir() -> Path:
-    env = os.environ.get("SHARED_DIR")
-    return Path(env) if env else Path(__file__).resolve().parents[1] / ".." / "shared"
 
 
 def load_set(name: str) -> list[Page]:
@@ -87,7 +81,7 @@ def write_docs(path: Path, text: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m extraction.compare", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m extraction.evaluation.compare", description=__doc__.splitlines()[0])
     parser.add_argument("--methods", nargs="+", default=[*METHODS, *COMPETITORS])
     parser.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS))
     parser.add_argument("--write-docs", type=Path, help="replace the table between the markers in this file")

@@ -14,7 +14,8 @@ import re
 import lxml.html
 from lxml import etree
 
-from .article import ExtractionError
+from ..article import ExtractionError
+from ..tags import CODE_TAGS
 
 UNLIKELY = re.compile(
     r"combx|comment|community|disqus|extra|foot|header|menu|remark|rss|shoutbox|sidebar|sponsor|"
@@ -32,7 +33,7 @@ _BLOCK_CHILDREN = {"a", "blockquote", "dl", "div", "img", "ol", "p", "pre", "tab
 _TAG_SCORE = {"div": 5, "pre": 3, "td": 3, "blockquote": 3, "address": -3, "ol": -3, "ul": -3, "dl": -3,
               "dd": -3, "dt": -3, "li": -3, "form": -3, "h1": -5, "h2": -5, "h3": -5, "h4": -5,
               "h5": -5, "h6": -5, "th": -5}
-_JUNK = ("script", "style", "noscript", "template", "link", "iframe", "object", "embed", "svg")
+_JUNK = (*CODE_TAGS, "link", "iframe", "object", "embed")
 _MIN_ARTICLE = 250
 
 

@@ -1,6 +1,6 @@
 """Train the block classifier of ``best`` on both development sets.
 
-    python -m extraction.train_best    # writes extraction/data/best-all.json.gz and best-fold0..4.json.gz
+    python -m extraction.evaluation.train_best    # writes extraction/methods/data/best-all.json.gz and best-fold0..4.json.gz
 
 A block is labelled article when most of its word trigrams (its words, when it has none)
 occur in the gold text; blocks are weighted by their share of the page's words so every
@@ -19,11 +19,12 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.ensemble import GradientBoostingClassifier
 
-from .best import compile_trees, coverage, page_rows, predict, trigrams
+from ..document import parse
+from ..methods import METHODS
+from ..methods.best import compile_trees, coverage, page_rows, predict, trigrams
+from ..methods.learned import SETS, trained_on
 from .compare import FOLDS, fold_of, load_set, other_set
-from .document import parse
-from .learned import SETS, trained_on, training_command
-from .methods import METHODS
+from .training import training_command
 
 TREES, DEPTH, RATE = 150, 3, 0.1
 

@@ -7,7 +7,7 @@ parsed page (a mutable copy), it returns an element whose subtree is the article
 are shared by all methods (see ``pipeline.py``).
 
 A method's module may also offer ``find_article_and_blocks(doc) -> (element, blocks)``,
-where ``blocks`` are the element's text blocks (``textstats``) read from a page already
+where ``blocks`` are the element's text blocks (``blocks.text_blocks``) read from a page already
 rid of invisible and hidden elements, or None; cleaning then need not read them again.
 """
 from __future__ import annotations
@@ -16,15 +16,15 @@ from functools import cache
 from importlib import import_module
 
 METHODS: dict[str, str] = {
-    "clump": "extraction.clump:find_article",
-    "readability": "extraction.readability:find_article",
-    "readability-simple": "extraction.readability_simple:find_article",
-    "whitespace": "extraction.whitespace:find_article",
-    "boilerpipe": "extraction.boilerpipe:find_article",
-    "ttr": "extraction.ttr:find_article",
-    "ttr-kmeans": "extraction.ttr:find_article_kmeans",
-    "mss": "extraction.mss:find_article",
-    "best": "extraction.best:find_article",
+    "clump": "extraction.methods.clump:find_article",
+    "readability": "extraction.methods.readability:find_article",
+    "readability-simple": "extraction.methods.readability_simple:find_article",
+    "whitespace": "extraction.methods.whitespace:find_article",
+    "boilerpipe": "extraction.methods.boilerpipe:find_article",
+    "ttr": "extraction.methods.ttr:find_article",
+    "ttr-kmeans": "extraction.methods.ttr:find_article_kmeans",
+    "mss": "extraction.methods.mss:find_article",
+    "best": "extraction.methods.best:find_article",
 }
 
 
@@ -44,7 +44,7 @@ PURPOSES: dict[str, str] = {
 
 
 def get_method(name: str):
-    from .article import ExtractionError
+    from ..article import ExtractionError
 
     try:
         target = METHODS[name]

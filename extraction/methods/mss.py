@@ -15,8 +15,9 @@ from dataclasses import dataclass
 
 import lxml.html
 
-from .article import ExtractionError
-from .boilerpipe import BLOCK_TAGS, add_paragraph, walk
+from ..article import ExtractionError
+from ..blocks import RUN_BOUNDARIES, walk
+from .boilerpipe import add_paragraph
 from .learned import load_model
 
 _WORD = re.compile(r"\w+")
@@ -44,13 +45,13 @@ def tokenize(root) -> list[Token]:
         if kind == "text":
             words(value)
         elif kind == "open":
-            block += value.tag in BLOCK_TAGS
+            block += value.tag in RUN_BOUNDARIES
             tokens.append(Token(f"<{value.tag}>", value.tag, block))
             parents.append(value.tag)
         else:
             parents.pop()
             tokens.append(Token(f"</{value.tag}>", value.tag, block))
-            block += value.tag in BLOCK_TAGS
+            block += value.tag in RUN_BOUNDARIES
     return tokens
 
 

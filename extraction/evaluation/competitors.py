@@ -23,8 +23,8 @@ def _readability_lxml() -> Callable[[bytes, str | None], str]:
 
     from readability import Document
 
-    from .document import decode
-    from .render import html_to_text
+    from ..document import decode
+    from ..render import html_to_text
 
     logging.getLogger("readability.readability").setLevel(logging.ERROR)
 

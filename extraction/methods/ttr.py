@@ -15,7 +15,7 @@ import re
 import lxml.html
 import numpy as np
 
-from .article import ExtractionError
+from ..article import ExtractionError
 from .boilerpipe import add_paragraph
 from .whitespace import visible_markup
 

@@ -6,7 +6,7 @@ method is the share of the block's word trigrams found in that method's article.
 votes of the block and of its neighbours, where the block sits relative to clump's
 article, whether it sits inside named furniture (``cues``), plus shallow features
 (words, link density, text density, tag, position), go into a gradient-boosted tree
-ensemble trained on labelled pages (``python -m extraction.train_best``).
+ensemble trained on labelled pages (``python -m extraction.evaluation.train_best``).
 
 Clump's article is the backbone: the blocks inside it that the ensemble confidently
 rejects are removed from it, so when the ensemble agrees with clump the answer is
@@ -23,11 +23,12 @@ import re
 
 import numpy as np
 
-from .article import ExtractionError
-from .boilerpipe import Block, render, text_blocks
-from .cues import furniture_strength
+from ..article import ExtractionError
+from ..blocks import Run, text_runs
+from ..cues import furniture_strength
+from . import get_method
+from .boilerpipe import render
 from .learned import load_model
-from .methods import get_method
 from .mss import max_subsequence
 
 _WORD = re.compile(r"\w+")
@@ -92,7 +93,7 @@ def backbone_gaps(inside: list[bool]) -> list[int]:
     return gaps
 
 
-def furniture(blocks: list[Block]) -> list[int]:
+def furniture(blocks: list[Run]) -> list[int]:
     """The strongest furniture cue on each block's element or its ancestors."""
     memo: dict = {None: 0}
     for block in blocks:
@@ -106,7 +107,7 @@ def furniture(blocks: list[Block]) -> list[int]:
     return [memo[b.owner] for b in blocks]
 
 
-def features(blocks: list[Block], block_votes: list[list[float]], inside: list[bool]) -> list[list[float]]:
+def features(blocks: list[Run], block_votes: list[list[float]], inside: list[bool]) -> list[list[float]]:
     rows = []
     n = len(blocks)
     gaps, cues = backbone_gaps(inside), furniture(blocks)
@@ -166,14 +167,14 @@ def page_rows(doc, voters: list[str]):
     """The page's blocks, their feature rows, and the backbone's article element."""
     found, backbone = run_voters(doc, voters)
     body = doc.find("body")
-    blocks = text_blocks(body if body is not None else doc)
+    blocks = text_runs(body if body is not None else doc)
     grams = [trigrams(b.text) for b in blocks]
     block_votes = [[coverage(g, found[name]) for name in voters] for g in grams]
     inside = backbone_elements(backbone)
     return blocks, features(blocks, block_votes, [b.owner in inside for b in blocks]), backbone
 
 
-def edit_backbone(backbone, blocks: list[Block], probabilities: list[float]):
+def edit_backbone(backbone, blocks: list[Run], probabilities: list[float]):
     """The backbone without the blocks the ensemble confidently rejects; None when the
     backbone holds no block."""
     elements = backbone_elements(backbone)

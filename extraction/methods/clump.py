@@ -1,7 +1,7 @@
 """Largest-DOM-clump: the article is where story-like text clumps together in the DOM.
 
 1. Invisible and hidden elements go; the rest of the text is grouped into blocks by the
-   element that holds it (``textstats``).
+   element that holds it (``blocks``).
 2. Each block gets a value: prose (long, few links) counts for its size, link lists
    count against, short labels a little; prose inside furniture (nav, footer, share
    bars, comments... see ``cues``) counts for nothing, unless the furniture-named
@@ -23,11 +23,11 @@ from functools import cached_property
 
 from lxml import etree
 
-from .article import ExtractionError
-from .clean import drop_hidden
-from .cues import STRONG, WEAK, furniture_strength, lead_named
-from .render import INVISIBLE_TAGS
-from .textstats import INLINE_TAGS, PARAGRAPH_CHARS, Block, text_blocks
+from ..article import ExtractionError
+from ..blocks import PARAGRAPH_CHARS, Block, text_blocks
+from ..clean import drop_hidden
+from ..cues import STRONG, WEAK, furniture_strength, lead_named
+from ..tags import INLINE_TAGS, INVISIBLE_TAGS
 
 HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 LIST_TAGS = frozenset(("ul", "ol", "dl"))

@@ -1,6 +1,6 @@
 """Score extractors on the shared datasets, each split into a tuning and a check half.
 
-    python -m extraction.evaluate [--dataset DIR ...] [--method clump,best] [--compare trafilatura,readability-lxml]
+    python -m extraction.evaluation.evaluate [--dataset DIR ...] [--method clump,best] [--compare trafilatura,readability-lxml]
 
 Without ``--dataset`` it runs the three shared sets: two with gold text
 (``html/<id>.html.gz`` + ``ground-truth.json``, token F1, ``metric.py``) and trafilatura's
@@ -15,18 +15,19 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import sys
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .article import ExtractionError
+from ..article import ExtractionError
+from ..methods import METHODS
 from .competitors import COMPETITORS, load_competitor
-from .evaluation.snippets import SnippetScore, score_snippets, summarize_snippets
-from .evaluation.split import CHECK, TUNE, half_of
-from .methods import METHODS
 from .metric import PageScore, Summary, score_page, summarize
+from .snippets import SnippetScore, score_snippets, summarize_snippets
+from .split import CHECK, TUNE, half_of
 
 # Readability's test pages mix real page snapshots with hand-written fixtures; pages
 # below this size are the fixtures.
@@ -92,7 +93,7 @@ def load_dataset(directory: str | Path) -> list[Page]:
 def extractor_for(name: str) -> Callable[[bytes, str | None], str]:
     """One of our methods or an installed competitor, as ``fn(html_bytes, url) -> text``."""
     if name in METHODS:
-        from .pipeline import extract
+        from ..pipeline import extract
 
         return lambda data, url: extract(data, url=url or None, method=name).text
     if name in COMPETITORS:
@@ -184,7 +185,12 @@ def is_real_page(page: Page) -> bool:
     return len(page.html) >= SMALL_PAGE_BYTES
 
 
-SHARED_DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
+def shared_dir() -> Path:
+    """The folder of shared data (``datasets/``): ``SHARED_DIR``, else ``shared`` beside the repository."""
+    env = os.environ.get("SHARED_DIR")
+    return Path(env) if env else Path(__file__).resolve().parents[2] / ".." / "shared"
+
+
 DEFAULT_SETS = ("article-extraction-benchmark", "readability-test-pages", "trafilatura-eval")
 
 
@@ -206,9 +212,9 @@ def cached_run(pages: list[Page], name: str, cache: Path | None, set_name: str) 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m extraction.evaluate", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m extraction.evaluation.evaluate", description=__doc__.splitlines()[0])
     parser.add_argument("--dataset", action="append",
-                        help=f"a dataset folder; repeatable (default: {', '.join(DEFAULT_SETS)} in {SHARED_DATASETS})")
+                        help=f"a dataset folder; repeatable (default: {', '.join(DEFAULT_SETS)} in {shared_dir() / 'datasets'})")
     parser.add_argument("--method", default="clump", help=f"ours, comma-separated, from: {', '.join(METHODS)}")
     parser.add_argument("--compare", default="trafilatura,readability-lxml",
                         help=f"competitors, comma-separated, from: {', '.join(COMPETITORS)}; skipped when not installed")
@@ -216,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--worst", type=int, default=10, help="how many worst tuning pages to list")
     args = parser.parse_args(argv)
 
-    folders = [Path(d) for d in args.dataset] if args.dataset else [SHARED_DATASETS / name for name in DEFAULT_SETS]
+    folders = [Path(d) for d in args.dataset] if args.dataset else [shared_dir() / "datasets" / name for name in DEFAULT_SETS]
     names = [n.strip() for n in f"{args.method},{args.compare}".split(",") if n.strip()]
     runs = []
     for folder in folders:

@@ -15,14 +15,15 @@ import re
 import lxml.html
 from lxml import etree
 
-from .article import ExtractionError
+from ..article import ExtractionError
+from ..tags import CODE_TAGS
 from .boilerpipe import add_paragraph
 
 _TAG = re.compile(r"<[^>]*>")
 _GAP = re.compile(r"\s{2,}")
 _MIN_GAP = 8  # an inline tag pair (<b>…</b>) alone never splits a paragraph
 _MIN_WORDS = 8
-_JUNK = ("script", "style", "noscript", "template", "head", "svg")
+_JUNK = (*CODE_TAGS, "head")
 
 
 def otsu(values: list[float]) -> float:

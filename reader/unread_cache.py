@@ -1,0 +1,101 @@
+"""The per-user cache behind the nav and the feed page's side list: the user's feeds by folder, and their unread
+counts with the newest unread entry's id (the bound "mark all read" is given).
+
+Counting a user's unread stories by feed joins every unread entry to its story (about 60 ms at 50,000 unread on
+SQLite), and every page shows the total, so both are cached. The cache is dropped when its facts change: by the
+web when a user marks stories, subscribes or files a feed, and by the worker that stores new entries. With the
+embedded default the cache is per process, so a worker cannot drop the web's copy: there the counts are at most
+TTL seconds late. It lives here, below web and ingestion, so that both can drop it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import Count, Max
+from django.db.models.signals import post_delete, post_save
+
+from .models import Entry, Subscription
+
+TTL = 60
+
+
+@dataclass(frozen=True)
+class Unread:
+    by_feed: dict[int, int]  # feed id -> unread stories (feeds with none are left out)
+    top: int  # the newest unread entry's id, 0 if none
+
+    @property
+    def total(self) -> int:
+        return sum(self.by_feed.values())
+
+
+def _keys(user_id: int) -> tuple[str, str]:
+    return f"unread:{user_id}", f"feed-list:{user_id}"
+
+
+def _stamp(user) -> float:
+    # A user id can come back (a deleted account, a test database rolled back): a cached value is the user's only
+    # if it carries the date they joined.
+    return user.date_joined.timestamp()
+
+
+def _cached(key: str, user):
+    found = cache.get(key)
+    return found[1] if isinstance(found, tuple) and found[0] == _stamp(user) else None
+
+
+def unread(user) -> Unread:
+    found = user.__dict__.get("_unread")  # a page asks up to three times: the nav, the side list, mark all
+    if found is not None:
+        return found
+    key = _keys(user.pk)[0]
+    found = _cached(key, user)
+    if found is None:
+        rows = (Entry.objects.filter(user=user, read=False).values_list("story__feed_id")
+                .annotate(unread=Count("id"), top=Max("id")).order_by())
+        found = Unread({feed: n for feed, n, _ in rows}, max((top for *_, top in rows), default=0))
+        if found.by_feed:  # none yet is cheap to count again, and a new reader's first stories show at once
+            cache.set(key, (_stamp(user), found), TTL)
+    user._unread = found
+    return found
+
+
+def feed_list(user) -> list[tuple[str, int, str]]:
+    """(folder, feed id, the feed's name for this user) of every feed the user follows, by folder then name."""
+    key = _keys(user.pk)[1]
+    found = _cached(key, user)
+    if found is None:
+        found = [(sub.folder, sub.feed_id, sub.name)
+                 for sub in user.subscriptions.select_related("feed").order_by("folder", "feed__title", "feed__url")]
+        cache.set(key, (_stamp(user), found), TTL)
+    return found
+
+
+def _drop(keys: list[str]) -> None:
+    # Now, and again once the change is committed: a page drawn in between would cache the old facts again.
+    cache.delete_many(keys)
+    transaction.on_commit(lambda: cache.delete_many(keys))
+
+
+def forget_counts(user) -> None:
+    user.__dict__.pop("_unread", None)
+    _drop([_keys(user.pk)[0]])
+
+
+def forget(user_ids) -> None:
+    """Drop both for these users: their feeds or entries changed."""
+    keys = [key for user_id in user_ids for key in _keys(user_id)]
+    if keys:
+        _drop(keys)
+
+
+def _subscription_changed(sender, instance, **kwargs) -> None:
+    forget([instance.user_id])
+
+
+# Every save or delete of a subscription, whoever makes it (the views, the APIs, the admin); bulk writes call
+# forget themselves.
+post_save.connect(_subscription_changed, sender=Subscription, dispatch_uid="unread-cache-save")
+post_delete.connect(_subscription_changed, sender=Subscription, dispatch_uid="unread-cache-delete")
