@@ -9,10 +9,12 @@ import re
 
 from lxml import etree
 
-from .blocks import string_value, text_blocks
+from .blocks import PARAGRAPH_CHARS, string_value, text_blocks
 from .cues import furniture_strength
-from .tags import FORM_TAGS, HEADING_TAGS, INLINE_TAGS, INVISIBLE_TAGS
+from .tags import CELL_TAGS, FORM_TAGS, HEADING_TAGS, INLINE_TAGS, INVISIBLE_TAGS
 
+# Lines of links that stay: a document's section headings, a table's cells.
+_KEPT_LINE_TAGS = frozenset((*HEADING_TAGS, *CELL_TAGS))
 # This many linked lines side by side make a list of links, not part of the story.
 LINK_RUN = 3
 _WORDS = re.compile(r"\w+")
@@ -27,14 +29,24 @@ def clean_article(node, title: str = "", blocks: dict | None = None) -> None:
     from a page already rid of invisible and hidden elements. They are read again when
     form elements are still there to go, since those take text with them."""
     if blocks is None or next(node.iterdescendants(*_VISIBLE_FORM_TAGS), None) is not None:
+        _unwrap_page_forms(node)
         etree.strip_elements(node, *INVISIBLE_TAGS, *FORM_TAGS, with_tail=False)
         drop_hidden(node)
         blocks = text_blocks(node)
     blocks = _drop_furniture(node, blocks)
+    _drop_linked_tail(node, blocks)
     _drop_link_lists(blocks)
     _drop_linked_item_lists(node, blocks)
     if title:
         _drop_title_heading(node, title)
+
+
+def _unwrap_page_forms(node) -> None:
+    """A form that holds paragraphs of text is a page wrapped in one (ASP.NET wraps
+    whole pages in a form): its controls go, its text stays."""
+    for form in list(node.iter("form")):
+        if len(" ".join(string_value(form).split())) >= 2 * PARAGRAPH_CHARS:
+            form.tag = "div"
 
 
 def _remove(el) -> None:
@@ -153,6 +165,47 @@ def _drop_link_lists(blocks: dict) -> None:
             # A list emptied of its link items goes too.
             if parent.tag in ("ul", "ol") and not string_value(parent).strip():
                 _remove(parent)
+
+
+def _drop_linked_tail(node, blocks: dict) -> None:
+    """Lines of links with no words of their own, anywhere; lines mostly of links whose
+    own words are a label ("Read also: <a>headline</a>"), anywhere; and lines mostly of
+    links after the story's last paragraph: teaser headlines, "back to the list", the
+    share and print links that close a story container. A linked line among the
+    paragraphs with words of its own stays ("Learn more about <a>the budget</a>"), and
+    so do headings and table cells (a document's sections, a table of links)."""
+    # ``blocks`` lists the blocks with words of their own in page order, then the all-link
+    # ones; only the first kind is placed against the last paragraph.
+    order = list(blocks)
+    last = -1
+    for k, el in enumerate(order):
+        block = blocks[el]
+        if block.chars >= PARAGRAPH_CHARS and block.link_chars * 2 < block.chars and el.tag not in HEADING_TAGS:
+            last = k
+    if last < 0:
+        return
+    for k, el in enumerate(order):
+        block = blocks[el]
+        if (block.link_chars == block.chars or (block.link_chars * 2 > block.chars and (k > last or _labelled(el)))) \
+                and el is not node and el.tag not in _KEPT_LINE_TAGS and _is_leaf_block(el) and _stands_alone(el):
+            _remove(el)
+
+
+_UNLINKED = etree.XPath("descendant-or-self::text()[not(ancestor::a)]")
+
+
+def _labelled(el) -> bool:
+    """Its own words are a label for the link that follows: "Read also: <a>...</a>"."""
+    return "".join(_UNLINKED(el)).strip().endswith(":")
+
+
+def _stands_alone(el) -> bool:
+    """No text of the same line before or after it: not an unknown tag inside a sentence."""
+    if el.tail and el.tail.strip():
+        return False
+    prev = el.getprevious()
+    before = prev.tail if prev is not None else el.getparent().text
+    return not (before and before.strip())
 
 
 def _drop_linked_item_lists(node, blocks: dict) -> None:

@@ -45,6 +45,13 @@ _STORY_WORDS = frozenset("""
 # in a box of its own beside the body's container.
 _LEAD_WORDS = frozenset("""
     lead standfirst perex dek deck intro summary excerpt subtitle subheadline description
+    chapo teaser
+""".split())
+
+# A lead-named box that also names one of these describes it, not the story: an author's
+# bio ("author-description"), an image's caption ("img_description"), the page's meta text.
+_DESCRIBED_WORDS = frozenset("""
+    author bio img image photo picture media meta
 """.split())
 
 # Ids with more words than this are slugs of headings, not component names.
@@ -112,4 +119,5 @@ def _name_strength(class_name: str | None, element_id: str | None, role: str | N
 
 def lead_named(el) -> bool:
     """Whether the class or id names the story's lead paragraph."""
-    return not _LEAD_WORDS.isdisjoint(_words(el.get("class"), el.get("id"), None))
+    words = _words(el.get("class"), el.get("id"), None)
+    return not _LEAD_WORDS.isdisjoint(words) and _DESCRIBED_WORDS.isdisjoint(words)

@@ -51,9 +51,13 @@ def test_text_after_a_removed_element_is_kept():
     assert "and the tail stays." in node.text_content()
 
 
-def test_a_lone_linked_line_in_the_story_stays():
-    node = cleaned(f"<p>{PARA}</p><p><a href='/guide'>Learn more about the budget</a></p><p>{PARA}</p>")
+def test_a_lone_linked_line_with_words_of_its_own_stays_and_a_line_of_links_only_goes():
+    # Issue 15: a line that is all link ("<a>Read: another story</a>") among the
+    # paragraphs is a teaser; one with words of its own is the story's.
+    node = cleaned(f"<p>{PARA}</p><p>Learn more about <a href='/guide'>the budget</a></p>"
+                   f"<p><a href='/other'>Read: the harbour gets a new pier</a></p><p>{PARA}</p>")
     assert "Learn more about the budget" in node.text_content()
+    assert "new pier" not in node.text_content()
 
 
 def test_table_cells_that_repeat_stay():
@@ -72,3 +76,13 @@ def test_a_list_of_linked_headlines_goes_and_a_list_of_points_with_links_stays()
     text = node.text_content()
     assert "story headline" not in text
     assert text.count("a source") == 4
+
+
+def test_a_page_wrapped_in_a_form_keeps_its_text_and_loses_its_controls():
+    # ASP.NET wraps whole pages in one <form>; when the chosen article holds it, the
+    # story is inside. A form with only a label and its controls still goes.
+    node = cleaned(f"<div><form id='aspnetForm'><p>{PARA}</p><p>{PARA}</p><input name='q'><button>Go</button>"
+                   "</form><form><label>Search the site</label><input name='s'></form></div>")
+    text = node.text_content()
+    assert text.count("A sentence") == 2
+    assert "Go" not in text and "Search the site" not in text

@@ -31,6 +31,8 @@ from ..tags import INLINE_TAGS, INVISIBLE_TAGS
 
 HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 LIST_TAGS = frozenset(("ul", "ol", "dl"))
+# Parts of a story that can outweigh the prose around them: lists and quotes.
+PART_TAGS = LIST_TAGS | {"blockquote"}
 # Cost per character of furniture text, relative to one character of story text.
 BOILERPLATE_COST = 0.5
 # Each level between a clump and an ancestor keeps this share of the clump's value,
@@ -253,6 +255,22 @@ class Scores:
                 return node
             node = lead
 
+    def story_around(self, el):
+        """For a chosen list or quote: the nearest box around it, up to ``MERGE_LEVELS`` up
+        and not furniture, that also holds a paragraph of prose beside it. A recipe's
+        steps, a story's bullet points or a long quoted passage outweigh the prose around
+        them, which is the same story (the introduction, the ingredients, the comment on
+        the quote); a list alone on its page stays alone."""
+        inside = self.prose.get(el, 0.0)
+        node = el
+        for _ in range(MERGE_LEVELS):
+            node = self.skeleton.parent.get(node)
+            if node is None or node.tag == "body" or self._strength(node):
+                break
+            if self.prose.get(node, 0.0) - inside >= PARAGRAPH_CHARS:
+                return node
+        return el
+
     def _list_in_story(self, lead, node) -> bool:
         """``lead`` is a list (or a box holding only one) and ``node`` holds prose beside it worth a share of it: a list
         of facts in the middle of a story whose paragraphs sit in boxes of their own. The
@@ -283,6 +301,29 @@ class Scores:
         under any name: the summary or first paragraphs printed above the body's box."""
         return [s for s in el.itersiblings(preceding=True) if self._prose(s) >= PARAGRAPH_CHARS
                 and (lead_named(s) or self._prose(s) >= OWN_PROSE_CHARS) and not self._strength(s)]
+
+    def outer_lead(self, el):
+        """The story's lead printed in a box of its own further out: the nearest paragraph
+        of prose before ``el`` in page order, when it (or a box around it that does not
+        also hold ``el``) is named as a lead (``p.lead`` in the article's header, an
+        ``intro`` box above the body's columns). Headings, bylines, dates and furniture
+        before it are passed over; any other paragraph stops the search."""
+        first = next((node for node in el.iter() if node in self.blocks), None)
+        if first is None or el.getparent() is None:
+            return None
+        holders = list(self.blocks)
+        around = set(el.iterancestors())
+        for holder in reversed(holders[:holders.index(first)]):
+            block = self.blocks[holder]
+            if holder.tag in HEADING_TAGS or block.chars < PARAGRAPH_CHARS or self.values[holder] <= 0:
+                continue
+            box = holder
+            while box is not None and box not in around:
+                if lead_named(box) and not self._strength(box):
+                    return box
+                box = box.getparent()
+            return None
+        return None
 
     def _prose(self, el) -> int:
         """Unlinked text of ``el``'s own block and of its children's."""
@@ -359,6 +400,8 @@ def find_article_and_blocks(doc):
     drop_hidden(doc)
     scores = Scores(doc)
     best = scores.best()
+    if best is not None and best.tag in PART_TAGS:
+        best = scores.story_around(best)
     if best is None:
         # Nothing reads like a story (a page of links, a stub): the whole body is the
         # honest answer; cleaning then decides what survives.
@@ -375,6 +418,9 @@ def find_article_and_blocks(doc):
     leads = scores.leads(best)
     if leads:
         return _wrap(best, leads), None
+    lead = scores.outer_lead(best)
+    if lead is not None:
+        return _wrap_lead(best, lead), None
     return best, scores.blocks_below(best)
 
 
@@ -387,4 +433,15 @@ def _wrap(node, siblings: list):
     parent.insert(parent.index(members[0]), wrapper)
     for child in members:
         wrapper.append(child)
+    return wrapper
+
+
+def _wrap_lead(node, lead):
+    """A new container, in ``node``'s place, holding ``lead`` (moved from further up the
+    page) and then ``node``."""
+    wrapper = node.makeelement("div", {})
+    node.addprevious(wrapper)
+    lead.tail = None
+    wrapper.append(lead)
+    wrapper.append(node)
     return wrapper
