@@ -5,7 +5,9 @@ import lxml.html
 from lxml import etree
 
 from .sanitize import clean_article_html
-from .tags import BLOCK_TAGS, CELL_TAGS, INVISIBLE_TAGS
+from .tags import ANNOTATION_TAGS, BLOCK_TAGS, CELL_TAGS, INVISIBLE_TAGS
+
+_NOT_TEXT = INVISIBLE_TAGS | ANNOTATION_TAGS
 
 
 def element_text(root) -> str:
@@ -22,7 +24,7 @@ def element_text(root) -> str:
         if not isinstance(tag, str):
             tag = None
         if event == "start":
-            if skip_depth or tag is None or tag in INVISIBLE_TAGS:
+            if skip_depth or tag is None or tag in _NOT_TEXT:
                 skip_depth += 1
                 continue
             if tag in BLOCK_TAGS:

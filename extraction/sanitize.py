@@ -14,7 +14,7 @@ ARTICLE_TAGS = frozenset({
     "dl", "dt", "dd", "blockquote", "q", "cite", "pre", "code", "kbd", "samp", "var", "table", "thead",
     "tbody", "tfoot", "tr", "td", "th", "caption", "colgroup", "col", "figure", "figcaption", "img",
     "picture", "a", "em", "strong", "b", "i", "u", "s", "del", "ins", "mark", "small", "sub", "sup",
-    "abbr", "time", "span",
+    "abbr", "time", "span", "ruby", "rt", "rp",
 })
 ARTICLE_ATTRIBUTES = {
     "a": {"href", "title"},

@@ -24,5 +24,9 @@ CODE_TAGS = frozenset(("script", "style", "noscript", "template", "svg"))
 INVISIBLE_TAGS = CODE_TAGS | {"head", "title", "iframe", "object", "embed", "math", "canvas", "select", "option",
                               "button", "input", "textarea"}
 
+# Ruby annotations: readings printed above the words they gloss (Japanese furigana), not part of the sentence;
+# the HTML keeps them, the text leaves them out.
+ANNOTATION_TAGS = frozenset(("rt", "rp"))
+
 HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 FORM_TAGS = ("form", "button", "input", "select", "textarea", "label", "fieldset", "dialog")

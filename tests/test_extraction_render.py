@@ -49,3 +49,10 @@ def test_sanitized_html_drops_scripts_and_handlers_keeps_structure():
     assert 'src="https://e.org/a.png"' in out
     for bad in ("onclick", "onerror", "javascript:", "<script"):
         assert bad not in out
+
+
+def test_ruby_readings_stay_out_of_the_text_and_in_the_html():
+    """Furigana (<rt>) gloss the words under them: the sentence reads without them, the page still shows them."""
+    root = lxml.html.fromstring("<div><p>今日は<ruby>漢<rp>(</rp><rt>かん</rt><rp>)</rp>字<rt>じ</rt></ruby>を書く。</p></div>")
+    assert element_text(root) == "今日は漢字を書く。"
+    assert "<rt>かん</rt>" in sanitized_html(root)
