@@ -13,8 +13,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 import extraction
 
-from ..models import Entry, Feed, Rating, Story
-from ..ranking import scores
+from ..models import Entry, Feed, Rating, Signal, Story
+from ..ranking import implicit, scores
 from . import extract_demo, ratelimit, reading, stream
 from .api_errors import ApiError
 
@@ -174,6 +174,8 @@ def read(request, entry, data):
 def save(request, entry, data):
     entry.saved = flag(data, "saved")
     entry.save(update_fields=["saved"])
+    if entry.saved:
+        implicit.record(request.user.id, [(entry.story_id, Signal.Kind.SAVED)])
     return JsonResponse({"id": entry.story_id, "saved": entry.saved})
 
 

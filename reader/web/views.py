@@ -18,8 +18,8 @@ from django.views.decorators.http import require_POST
 
 from .. import queue
 from ..ingestion import opml, opml_import as opml_imports, subscribe as subscribing
-from ..models import Entry, OpmlImport, Rating, Rule, Subscription
-from ..ranking import scores
+from ..models import Entry, OpmlImport, Rating, Rule, Signal, Subscription
+from ..ranking import implicit, scores
 from ..ranking.taste_chart import agreement_chart
 from . import api
 from .forms import FolderForm, OpmlForm, RuleForm, SignupForm, SubscribeForm
@@ -56,6 +56,8 @@ def save(request, story_id):
     entry = get_object_or_404(Entry, user=request.user, story_id=story_id)
     entry.saved = request.POST.get("saved") == "true"
     entry.save(update_fields=["saved"])
+    if entry.saved:
+        implicit.record(request.user.id, [(story_id, Signal.Kind.SAVED)])
     return redirect(safe_next(request))
 
 
@@ -182,7 +184,20 @@ def taste(request):
         "summary": summary, "chart": agreement_chart(scores.agreement(request.user.id)),
         "rules": request.user.rules.order_by("action", "kind", "value"), "rule_form": RuleForm(),
         "teach": [teach[i] for i in teach_ids if i in teach], "pinnable": {k.value for k in Rule.Kind},
+        "implicit_signals": implicit.enabled(request.user.id),
     })
+
+
+@login_required
+@require_POST
+def set_signals(request):
+    """Learn from what the user opens, reads, saves and skips, or stop and forget it."""
+    on = request.POST.get("implicit_signals") == "on"
+    implicit.set_enabled(request.user.id, on)
+    scores.queue_retrain(request.user.id)
+    messages.success(request, "The feed now learns from what you open, read, save and skip" if on else
+                     "The feed learns from your ratings only; what it had recorded of your reading is deleted")
+    return redirect("taste")
 
 
 @login_required

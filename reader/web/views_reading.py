@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from ..models import Entry, Rating
+from ..ranking import implicit
 from . import reading, stream
 from .views import article_html, safe_next, web_url
 
@@ -61,6 +62,7 @@ def home(request):
     return render(request, "reader/home.html", {
         **context, "filters": FILTER_LABELS, "sorts": SORT_LABELS, "heading": heading(request, scope),
         "tree": reading.unread_tree(request.user), "upto": reading.newest_entry_id(),
+        "implicit_signals": implicit.enabled(request.user.id),
     })
 
 
@@ -75,6 +77,7 @@ def story(request, story_id):
         "entry": entry, "story": entry.story, "rating": rating, "filter": scope.filter, "which": which,
         "article_html": html, "previous": previous, "next": following, "query": lambda **c: query(scope, **c),
         "original": web_url(entry.story.url), "lead_image": web_url(entry.story.lead_image),
+        "implicit_signals": implicit.enabled(request.user.id),
     })
 
 
