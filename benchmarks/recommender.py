@@ -3,8 +3,8 @@
     python benchmarks/recommender.py [--dataset DIR] [--quick] [--settings NAME,...] [--seeds N,...]
         [--readers N] [--evaluate N] [--jobs N] [--json PATH] [--population FIELD=VALUE ...]
 
-For each setting of the simulation (SETTINGS: the default population, less and more taste shared by all
-readers, narrow and broad readers, text-driven and desk-driven taste) and each seed, READERS simulated
+For each setting of the simulation (SETTINGS: the default population; less and more taste shared by all
+readers, narrow and broad readers, text-driven and desk-driven taste, each alone or mixed) and each seed, READERS simulated
 readers vote (the community); for the first EVALUATE of them and each k in KS: retrain on exactly their
 first k ratings, rank the next 50 stories of their stream, and score the ranking against the ratings
 they would give (mean per-reader ROC-AUC). Seeds are split into tuning seeds (what changes were judged
@@ -61,11 +61,15 @@ KS = (5, 20, 100)
 PROTOCOLS = ("time-honest", "live")
 BASELINES = ("tfidf_lr", "tfidf_meta_lr")
 METHODS = BASELINES + ("ours", "ceiling")
-# Population overrides per setting (fields of recommender_simulation.Population). Each moves one
-# thing the model leans on: the crowd (shared taste), how many desks a reader's stream mixes, and
-# whether taste lives in what a story is about (tags, names in the text) or in which desk it is from.
+# Population overrides per setting (fields of recommender_simulation.Population). Each moves what the model
+# leans on: the crowd (taste shared by all readers), how many desks a reader's stream mixes, and whether taste
+# lives in what a story is about (tags, names in the text) or in which desk it is from. The two mixed
+# settings put each end of every axis in one population (RUN_BY_DEFAULT: a full run of the six one-axis
+# settings on two seeds takes longer than the shared machine gives); the one-axis ones run with --settings.
 SETTINGS = {
     "default": (),
+    "private-narrow-text": ("shared_taste=0.2", "desks=1,1", "desk_affinity=0.15", "strength=1.2,3.0"),
+    "shared-broad-desk": ("shared_taste=1.0", "desks=6,9", "desk_affinity=1.5", "strength=0.3,1.0"),
     "less-shared": ("shared_taste=0.2",),
     "more-shared": ("shared_taste=1.0",),
     "narrow": ("desks=1,1",),
@@ -73,6 +77,7 @@ SETTINGS = {
     "text-driven": ("desk_affinity=0.15", "strength=1.2,3.0"),
     "desk-driven": ("desk_affinity=1.5", "strength=0.3,1.0"),
 }
+RUN_BY_DEFAULT = ("default", "private-narrow-text", "shared-broad-desk")
 TUNING_SEEDS = (1,)
 CHECK_SEEDS = (2,)
 REPO = Path(__file__).resolve().parents[1]
@@ -294,7 +299,8 @@ def main(argv=None):
     parser.add_argument("--json", type=Path)
     parser.add_argument("--quick", action="store_true",
                         help="smoke run: tuning seed only, 120 readers voting, 12 evaluated (minutes, wide intervals)")
-    parser.add_argument("--settings", default=",".join(SETTINGS), help=f"comma-separated, of {', '.join(SETTINGS)}")
+    parser.add_argument("--settings", default=",".join(RUN_BY_DEFAULT),
+                        help=f"comma-separated, of {', '.join(SETTINGS)} (default: {', '.join(RUN_BY_DEFAULT)})")
     parser.add_argument("--seeds", help="comma-separated (default: tuning seeds, then check seeds)")
     parser.add_argument("--readers", type=int, default=240, help="simulated readers voting")
     parser.add_argument("--evaluate", type=int, default=80, help="of them, how many are ranked for")
