@@ -1,25 +1,34 @@
-"""Recommender quality on simulated readers of the Reuters-21578 newswire.
+"""Recommender quality on simulated readers of the Reuters-21578 newswire, across simulation settings.
 
-    python benchmarks/recommender.py --dataset ../shared/datasets/reuters21578 [--json PATH]
-        [--seed N] [--readers N] [--plot PATH]
+    python benchmarks/recommender.py [--dataset DIR] [--quick] [--settings NAME,...] [--seeds N,...]
+        [--readers N] [--evaluate N] [--jobs N] [--json PATH] [--population FIELD=VALUE ...]
 
-For each simulated reader and each k in 5, 10, 20, 50, 100: retrain on exactly their first k ratings,
-rank the next 50 stories of their stream, and score the ranking against the ratings they would give
-(ROC-AUC, precision@10). Baselines in the same run: newest first, popularity, per-user TF-IDF +
-logistic regression; "ceiling" ranks by the reader's noiseless hidden taste.
+For each setting of the simulation (SETTINGS: the default population; less and more taste shared by all
+readers, narrow and broad readers, text-driven and desk-driven taste, each alone or mixed) and each seed, READERS simulated
+readers vote (the community); for the first EVALUATE of them and each k in KS: retrain on exactly their
+first k ratings, rank the next 50 stories of their stream, and score the ranking against the ratings
+they would give (mean per-reader ROC-AUC). Seeds are split into tuning seeds (what changes were judged
+on) and check seeds (never looked at while changing the model); both are printed.
 
-Community votes are honest about time: every reader rates a story when it is published, so when a
-reader's next stories are ranked the crowd holds only the ratings of stories published before the
-first of them, by other readers (the reader's own earlier ratings are taken out, as the glue does).
-The ranked stories themselves are new, so nobody has rated them yet. The crowd model (a fitted view
-of what readers in general like, recommender/crowd.py) is refitted nightly: a ranking uses the one
-fitted on the votes on stories published before the day of its first story.
+Two protocols, each with every method given the same information:
 
-A second protocol, "ours_live", is the same model with a live crowd: the ranked stories carry the votes
-cast before the reader reaches them. Readers vote when a story is published, and the reader reaches the
-ranked stories after that, so those are all the other readers' votes on them (as the reader's live
-crowd rescoring gives them, recommender.CommunityPrior.with_story_votes); the crowd model and the
-per-feature counts stay time-honest.
+- "time-honest": every reader rates a story when it is published, so when a reader's next stories are
+  ranked the crowd holds only the ratings of stories published before the first of them, by other
+  readers (the reader's own earlier ratings are taken out, as the glue does). The ranked stories are
+  new, so nobody has rated them yet. The crowd model (recommender/crowd.py) is refitted nightly: a
+  ranking uses the one fitted on the votes on stories published before the day of its first story.
+- "live": the ranked stories carry the votes cast before the reader reaches them. Readers vote when a
+  story is published and the reader reaches the ranked stories after that, so those are all the other
+  readers' votes on them (as the reader's live crowd rescoring gives them,
+  recommender.CommunityPrior.with_story_votes); the crowd model and the per-feature counts stay
+  time-honest.
+
+Baselines, per user, scikit-learn logistic regression (C = 1) on the same k ratings and the same crowd:
+"tfidf_lr" on the story's TF-IDF (corpus-wide IDF) plus the crowd's two columns our model gets (what
+other readers think of this story, and of what it is about, by the same crowd model); "tfidf_meta_lr"
+adds the story's desk (feed), its tags and "from a subscribed desk". "ceiling" ranks by the reader's
+noiseless hidden taste. "closed" is the share of the gap from the best baseline to the ceiling that
+ours closes: (ours - best) / (ceiling - best).
 """
 from __future__ import annotations
 
@@ -28,12 +37,16 @@ import json
 import os
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from scipy import sparse
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
+from sklearn.preprocessing import MultiLabelBinarizer
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -41,10 +54,32 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import recommender  # noqa: E402
 import recommender_reuters  # noqa: E402
 from recommender.crowd import CrowdModel  # noqa: E402
-from recommender_protocol import HORIZON, KS, mean_ci, ranked_window  # noqa: E402
+from recommender_protocol import HORIZON, mean_ci, ranked_window  # noqa: E402
 from recommender_simulation import Population, community_votes, simulate  # noqa: E402
 
-METHODS = ("newest", "popularity", "tfidf_lr", "ours_no_community", "ours", "ours_live", "ceiling")
+KS = (5, 20, 100)
+PROTOCOLS = ("time-honest", "live")
+BASELINES = ("tfidf_lr", "tfidf_meta_lr")
+METHODS = BASELINES + ("ours", "ceiling")
+# Population overrides per setting (fields of recommender_simulation.Population). Each moves what the model
+# leans on: the crowd (taste shared by all readers), how many desks a reader's stream mixes, and whether taste
+# lives in what a story is about (tags, names in the text) or in which desk it is from. The two mixed
+# settings put each end of every axis in one population (RUN_BY_DEFAULT: a full run of the six one-axis
+# settings on two seeds takes longer than the shared machine gives); the one-axis ones run with --settings.
+SETTINGS = {
+    "default": (),
+    "private-narrow-text": ("shared_taste=0.2", "desks=1,1", "desk_affinity=0.15", "strength=1.2,3.0"),
+    "shared-broad-desk": ("shared_taste=1.0", "desks=6,9", "desk_affinity=1.5", "strength=0.3,1.0"),
+    "less-shared": ("shared_taste=0.2",),
+    "more-shared": ("shared_taste=1.0",),
+    "narrow": ("desks=1,1",),
+    "broad": ("desks=6,9",),
+    "text-driven": ("desk_affinity=0.15", "strength=1.2,3.0"),
+    "desk-driven": ("desk_affinity=1.5", "strength=0.3,1.0"),
+}
+RUN_BY_DEFAULT = ("default", "private-narrow-text", "shared-broad-desk")
+TUNING_SEEDS = (1,)
+CHECK_SEEDS = (2,)
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -53,46 +88,69 @@ def default_dataset() -> Path:
     return shared / "datasets" / "reuters21578"
 
 
-def precision_at(scores, labels, n=10):
-    top = np.argsort(-scores, kind="stable")[:n]
-    return float(labels[top].mean())
+@dataclass(frozen=True)
+class Corpus:
+    """What the baselines see of each story: TF-IDF of title and text, and one-hot desk and tags."""
+
+    tfidf: sparse.csr_matrix
+    meta: sparse.csr_matrix
+
+    @classmethod
+    def of(cls, items) -> "Corpus":
+        texts = [f"{item.title}\n{item.body}" for item in items]
+        tfidf = TfidfVectorizer(sublinear_tf=True, stop_words="english", min_df=2).fit_transform(texts)
+        labels = [(f"desk:{item.desk}",) + tuple(f"tag:{t}" for t in item.tags) for item in items]
+        meta = MultiLabelBinarizer(sparse_output=True).fit_transform(labels)
+        return cls(tfidf.tocsr(), sparse.csr_matrix(meta, dtype=np.float64))
 
 
 class Evaluation:
-    def __init__(self, items, features, readers):
+    def __init__(self, items, features, readers, corpus: Corpus | None = None, evaluate: int | None = None):
         self.items, self.features, self.readers = items, features, readers
+        self.evaluated = readers[:evaluate]
         self.good, self.bad = community_votes(readers, len(items))
         self.dates = np.array([item.date for item in items], dtype="datetime64[s]")
-        texts = [f"{item.title}\n{item.body}" for item in items]
-        self.tfidf = TfidfVectorizer(sublinear_tf=True, stop_words="english", min_df=2).fit_transform(texts)
-        self.auc = {m: {k: [] for k in KS} for m in METHODS}
-        self.p10 = {m: {k: [] for k in KS} for m in METHODS}
-        self.recall = {k: [] for k in KS}
-        self.shown = {k: [] for k in KS}
+        self.desks = np.array([item.desk for item in items], dtype=object)
+        self.corpus = corpus or Corpus.of(items)
+        self.auc = {p: {m: {k: [] for k in KS} for m in METHODS} for p in PROTOCOLS}
         self.snapshot = (None, None)  # (cut, CrowdModel) of the latest nightly refit
 
     def rank(self, reader, k, rated, window):
-        labels = reader.labels[window]
+        """{protocol: {method: scores of the window's stories}}."""
         community = self.community_before(reader.stream[window[0]])
         crowd = community.with_crowd_model(self.crowd_model_before(reader.stream[window[0]]))
         train = [(self.features[reader.stream[o]], bool(reader.labels[o])) for o in rated]
-        others = community.excluding(train)  # what the glue passes for a user who has rated
+        others = crowd.excluding(train)  # what the glue passes for a user who has rated
+        priors = {"time-honest": others, "live": self.live(others, reader, window)}
         candidates = [self.features[p] for p in reader.stream[window]]
-        y = reader.labels[rated]
-        scores = {"newest": window.astype(float),
-                  "popularity": recommender.prepare(candidates, others).crowd.sum(axis=1),
-                  "tfidf_lr": self._tfidf_lr(reader.stream[rated], y, reader.stream[window]),
-                  "ceiling": reader.truth[window]}
-        plain = recommender.fit(train, subscribed_feeds=reader.desks)
-        scores["ours_no_community"] = plain.predict(candidates)
         model = recommender.fit(train, subscribed_feeds=reader.desks, community=crowd)
-        scored = model.score(candidates, community=crowd.excluding(train), explain_reasons=False)
-        scores["ours"] = np.array([s.score for s in scored])
-        scores["ours_live"] = model.predict(candidates, community=self.live(crowd.excluding(train), reader, window))
-        recommended = np.array([s.recommended for s in scored])
-        self.recall[k].append(float(recommended[labels].mean()))
-        self.shown[k].append(float(recommended.mean()))
-        return scores, labels
+        baselines = self._baselines(reader, rated, window, others, priors)
+        return {protocol: {**baselines[protocol], "ours": model.predict(candidates, community=prior),
+                           "ceiling": reader.truth[window]}
+                for protocol, prior in priors.items()}
+
+    def _baselines(self, reader, rated, window, others, priors):
+        """Per-user logistic regressions given the same ratings and crowd as ours, per protocol."""
+        train_rows, test_rows = reader.stream[rated], reader.stream[window]
+        y = reader.labels[rated]
+        train = self._inputs(reader, train_rows, others)
+        scores = {protocol: {} for protocol in PROTOCOLS}
+        for protocol, prior in priors.items():
+            test = self._inputs(reader, test_rows, prior)
+            for name in BASELINES:
+                if y.all() or not y.any():  # one class: nothing to learn but the crowd's view
+                    scores[protocol][name] = test[name][:, -2:].sum(axis=1).A.ravel()
+                    continue
+                clf = LogisticRegression(C=1.0, solver="liblinear").fit(train[name], y)
+                scores[protocol][name] = clf.decision_function(test[name])
+        return scores
+
+    def _inputs(self, reader, rows, prior):
+        crowd = sparse.csr_matrix(recommender.prepare([self.features[r] for r in rows], prior).crowd)
+        subscribed = sparse.csr_matrix(np.isin(self.desks[rows], reader.desks).astype(float)[:, None])
+        return {"tfidf_lr": sparse.hstack([self.corpus.tfidf[rows], crowd], format="csr"),
+                "tfidf_meta_lr": sparse.hstack([self.corpus.tfidf[rows], self.corpus.meta[rows], subscribed, crowd],
+                                               format="csr")}
 
     def live(self, prior, reader, window):
         """The prior with the other readers' votes on the ranked stories (the reader's own taken out)."""
@@ -121,38 +179,20 @@ class Evaluation:
             self.snapshot = (cut, model)
         return self.snapshot[1]
 
-    def _tfidf_lr(self, train_rows, y, test_rows):
-        if y.all() or not y.any():
-            return np.zeros(len(test_rows))
-        clf = LogisticRegression(C=1.0, solver="liblinear").fit(self.tfidf[train_rows], y)
-        return clf.decision_function(self.tfidf[test_rows])
-
     def run(self):
         # in time order, so that one crowd model is alive at a time and each refit starts from the last
         tasks = []
-        for reader in self.readers:
+        for reader in self.evaluated:
             for k in KS:
                 if (chosen := ranked_window(reader, k)) is not None:
                     tasks.append((self.night_before(reader.stream[chosen[1][0]]), reader.id, k, chosen))
-        readers = {reader.id: reader for reader in self.readers}
+        readers = {reader.id: reader for reader in self.evaluated}
         for _, reader_id, k, (rated, window) in sorted(tasks, key=lambda task: task[:3]):
-            scores, labels = self.rank(readers[reader_id], k, rated, window)
-            for method, s in scores.items():
-                self.auc[method][k].append(roc_auc_score(labels, s))
-                self.p10[method][k].append(precision_at(np.asarray(s, float), labels))
+            labels = readers[reader_id].labels[window]
+            for protocol, scores in self.rank(readers[reader_id], k, rated, window).items():
+                for method, s in scores.items():
+                    self.auc[protocol][method][k].append(roc_auc_score(labels, s))
         return self
-
-
-def table(title, figures):
-    lines = [title, f"{'ratings':>7} {'readers':>7} " + " ".join(f"{m:>17}" for m in METHODS)]
-    for k in KS:
-        n = figures[METHODS[0]][k]["n"]
-        cells = []
-        for m in METHODS:
-            f = figures[m][k]
-            cells.append(f"{f['mean']:.3f} ± {f['ci95']:.3f}".rjust(17) if f["n"] else "-".rjust(17))
-        lines.append(f"{k:>7} {n:>7} " + " ".join(cells))
-    return "\n".join(lines)
 
 
 def summary(values):
@@ -163,28 +203,51 @@ def summary(values):
     return {"mean": round(mean, 4), "ci95": round(ci, 4), "n": n}
 
 
-def plot(figures, path: Path, seed, n_readers):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+def closed(figures) -> float | None:
+    """Share of the gap from the best baseline to the ceiling that ours closes."""
+    if not figures["ours"]["n"]:
+        return None
+    best = max(figures[m]["mean"] for m in BASELINES)
+    return (figures["ours"]["mean"] - best) / (figures["ceiling"]["mean"] - best)
 
-    fig, ax = plt.subplots(figsize=(8.5, 4.2))
-    for m in METHODS:
-        ks = [k for k in KS if figures[m][k]["n"]]
-        means = [figures[m][k]["mean"] for k in ks]
-        cis = [figures[m][k]["ci95"] for k in ks]
-        style = "--" if m == "ceiling" else "-"
-        ax.errorbar(ks, means, yerr=cis, label=m, linestyle=style, marker="o", capsize=3)
-    ax.set_xscale("log")
-    ax.set_xticks(KS, [str(k) for k in KS])
-    ax.set_xlabel("ratings the model was trained on")
-    ax.set_ylabel(f"mean per-reader ROC-AUC, next {HORIZON} stories")
-    ax.set_title(f"Simulated Reuters-21578 readers (seed {seed}, {n_readers} readers)")
-    ax.axhline(0.5, color="grey", linewidth=0.5)
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+
+def table(result) -> str:
+    lines = [f"{'protocol':<12} {'k':>3} {'readers':>7} " + " ".join(f"{m:>15}" for m in METHODS)
+             + f" {'ours - best':>11} {'closed':>6}"]
+    for protocol in PROTOCOLS:
+        for k in KS:
+            figures = {m: result["roc_auc"][protocol][m][str(k)] for m in METHODS}
+            if not figures["ours"]["n"]:
+                continue
+            best = max(figures[m]["mean"] for m in BASELINES)
+            cells = " ".join(f"{figures[m]['mean']:.3f} ± {figures[m]['ci95']:.3f}".rjust(15) for m in METHODS)
+            lines.append(f"{protocol:<12} {k:>3} {figures['ours']['n']:>7} {cells} "
+                         f"{figures['ours']['mean'] - best:>+11.3f} {closed(figures):>6.0%}")
+    return "\n".join(lines)
+
+
+def summary_table(results) -> str:
+    """ours - best baseline (share of the gap to the ceiling closed), per setting, protocol, k and seed half."""
+    halves = (("tuning", TUNING_SEEDS), ("check", CHECK_SEEDS))
+    head = f"{'setting':<12} {'protocol':<12}" + "".join(
+        f" {f'{half} k={k}':>17}" for half, _ in halves for k in KS)
+    lines = [head]
+    for setting in dict.fromkeys(r["setting"] for r in results):
+        for protocol in PROTOCOLS:
+            cells = []
+            for _, seeds in halves:
+                for k in KS:
+                    runs = [r for r in results if r["setting"] == setting and r["seed"] in seeds]
+                    figures = [{m: r["roc_auc"][protocol][m][str(k)] for m in METHODS} for r in runs]
+                    figures = [f for f in figures if f["ours"]["n"]]
+                    if not figures:
+                        cells.append("-".rjust(17))
+                        continue
+                    diff = np.mean([f["ours"]["mean"] - max(f[m]["mean"] for m in BASELINES) for f in figures])
+                    share = np.mean([closed(f) for f in figures])
+                    cells.append(f"{diff:+.3f} ({share:4.0%})".rjust(17))
+            lines.append(f"{setting:<12} {protocol:<12} " + " ".join(cells))
+    return "\n".join(lines)
 
 
 def population_from(overrides: list[str]) -> Population:
@@ -204,48 +267,74 @@ def population_from(overrides: list[str]) -> Population:
     return Population(**changes)
 
 
+_SHARED: dict = {}  # the corpus, set once before the runs (forked workers inherit it)
+
+
+def run_one(setting: str, seed: int, readers: int, evaluate: int, extra: tuple[str, ...] = ()) -> dict:
+    items, concepts, features, corpus = (_SHARED[n] for n in ("items", "concepts", "features", "corpus"))
+    started = time.perf_counter()
+    overrides = SETTINGS[setting] + tuple(extra)
+    simulated = simulate(items, concepts, readers, seed, population_from(list(overrides)))
+    evaluation = Evaluation(items, features, simulated, corpus, evaluate).run()
+    return {"setting": setting, "overrides": overrides, "seed": seed, "readers": readers,
+            "evaluated": len(evaluation.evaluated), "seconds": round(time.perf_counter() - started),
+            "roc_auc": {p: {m: {str(k): summary(evaluation.auc[p][m][k]) for k in KS} for m in METHODS}
+                        for p in PROTOCOLS}}
+
+
+def load_corpus(dataset: Path):
+    items = recommender_reuters.load(dataset)
+    _SHARED.update(
+        items=items,
+        concepts=[item.topics + item.places + entities
+                  for item, entities in zip(items, recommender_reuters.named_entities(items))],
+        features=[recommender.featurize(recommender_reuters.as_story(i, item)) for i, item in enumerate(items)],
+        corpus=Corpus.of(items))
+    return items
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dataset", type=Path, default=default_dataset())
     parser.add_argument("--json", type=Path)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--readers", type=int, default=240)
+    parser.add_argument("--quick", action="store_true",
+                        help="smoke run: tuning seed only, 120 readers voting, 12 evaluated (minutes, wide intervals)")
+    parser.add_argument("--settings", default=",".join(RUN_BY_DEFAULT),
+                        help=f"comma-separated, of {', '.join(SETTINGS)} (default: {', '.join(RUN_BY_DEFAULT)})")
+    parser.add_argument("--seeds", help="comma-separated (default: tuning seeds, then check seeds)")
+    parser.add_argument("--readers", type=int, default=240, help="simulated readers voting")
+    parser.add_argument("--evaluate", type=int, default=80, help="of them, how many are ranked for")
+    parser.add_argument("--jobs", type=int, default=1, help="runs side by side (the machine's cores are shared)")
     parser.add_argument("--population", action="append", default=[], metavar="FIELD=VALUE",
-                        help="override a simulated-reader range, e.g. shared_taste=0.2 or noise=0.5,1.5 "
+                        help="override a simulated-reader range in every setting, e.g. noise=0.5,1.5 "
                              "(fields of recommender_simulation.Population)")
-    parser.add_argument("--plot", default=str(REPO / "docs" / "recommender-learning-curve.png"),
-                        help="learning-curve image path ('' to skip)")
     args = parser.parse_args(argv)
+    settings = args.settings.split(",")
+    if unknown := [s for s in settings if s not in SETTINGS]:
+        raise SystemExit(f"unknown setting(s) {unknown}; known: {', '.join(SETTINGS)}")
+    seeds = [int(s) for s in args.seeds.split(",")] if args.seeds else list(TUNING_SEEDS + CHECK_SEEDS)
+    readers, evaluate = args.readers, args.evaluate
+    if args.quick:
+        seeds, readers, evaluate = seeds[:1], 120, 12
+    population_from(args.population)  # a typo stops here, not in a worker
     started = time.perf_counter()
-    items = recommender_reuters.load(args.dataset)
-    concepts = [item.topics + item.places + entities
-                for item, entities in zip(items, recommender_reuters.named_entities(items))]
-    features = [recommender.featurize(recommender_reuters.as_story(i, item)) for i, item in enumerate(items)]
-    population = population_from(args.population)
-    readers = simulate(items, concepts, args.readers, args.seed, population)
-    evaluation = Evaluation(items, features, readers).run()
-    auc = {m: {k: summary(evaluation.auc[m][k]) for k in KS} for m in METHODS}
-    p10 = {m: {k: summary(evaluation.p10[m][k]) for k in KS} for m in METHODS}
-    recommended = {k: {"recall": summary(evaluation.recall[k]), "shown": summary(evaluation.shown[k])}
-                   for k in KS}
-    print(f"Reuters-21578: {len(items)} stories; {len(readers)} simulated readers, seed {args.seed}"
-          f"{'; ' + ' '.join(args.population) if args.population else ''}; "
-          f"ranking the next {HORIZON} stories after k ratings (mean ± 95% interval)\n")
-    print(table("ROC-AUC", auc) + "\n")
-    print(table("precision@10", p10) + "\n")
-    print("ours, 'recommended' cut-off: share of good stories recommended (recall) / share of stories shown")
-    for k in KS:
-        r, s = recommended[k]["recall"], recommended[k]["shown"]
-        if r["n"]:
-            print(f"{k:>7} {r['mean']:.3f} ± {r['ci95']:.3f} / {s['mean']:.3f} ± {s['ci95']:.3f}")
+    items = load_corpus(args.dataset)
+    runs = [(setting, seed, readers, evaluate, tuple(args.population)) for seed in seeds for setting in settings]
+    with ProcessPoolExecutor(args.jobs) as pool:
+        results = list(pool.map(run_one, *zip(*runs)))
+    print(f"Reuters-21578: {len(items)} stories; {readers} simulated readers vote, the first {evaluate} are "
+          f"ranked for; the next {HORIZON} stories after k ratings; mean per-reader ROC-AUC ± 95% interval; "
+          f"tuning seeds {', '.join(map(str, TUNING_SEEDS))}, check seeds {', '.join(map(str, CHECK_SEEDS))}\n")
+    for result in results:
+        half = "tuning" if result["seed"] in TUNING_SEEDS else "check" if result["seed"] in CHECK_SEEDS else "other"
+        print(f"{result['setting']} ({' '.join(result['overrides']) or 'as drawn by default'}), "
+              f"seed {result['seed']} ({half}), {result['seconds']} s")
+        print(table(result) + "\n")
+    print("ours - best baseline (share of the gap to the ceiling closed), mean over a half's seeds")
+    print(summary_table(results))
     print(f"\n({time.perf_counter() - started:.0f} s)")
     if args.json:
-        args.json.write_text(json.dumps({"seed": args.seed, "readers": len(readers), "horizon": HORIZON,
-                                         "population": population.__dict__,
-                                         "stories": len(items), "roc_auc": auc, "precision_at_10": p10,
-                                         "recommended": recommended}, indent=1))
-    if args.plot:  # str, not Path: Path("") would be "." and write a file named ".png"
-        plot(auc, Path(args.plot), args.seed, len(readers))
+        args.json.write_text(json.dumps({"horizon": HORIZON, "stories": len(items), "runs": results}, indent=1))
 
 
 if __name__ == "__main__":

@@ -108,3 +108,29 @@ def community_votes(readers, n_items):
         np.add.at(good, positions[labels], 1)
         np.add.at(bad, positions[~labels], 1)
     return good, bad
+
+
+def browse(reader: Reader, rng, rate_one_in: int = 10) -> dict[int, list[str]]:
+    """A reader who looks through their stream from where they start rating, opens what looks good to
+    them (the likelier the better they would rate it), reads the better ones to the end, saves some
+    good ones, and rates only one opened story in ``rate_one_in``: ``reader.rated`` becomes those
+    ratings, and the return value is every other viewed story's signals by stream offset
+    (recommender.OPENED, READ, SAVED, or SKIPPED for a viewed story left unopened)."""
+    p = reader.parameters
+    start = int(reader.rated[0]) if len(reader.rated) else len(reader.stream)
+    viewed = np.arange(start, len(reader.stream))
+    utility = reader.truth[viewed] + rng.normal(0, p["noise"], len(viewed)) - p["threshold"]
+    opened = viewed[rng.random(len(viewed)) < 1 / (1 + np.exp(-1.5 * utility))]
+    rated = np.sort(opened[rng.random(len(opened)) < 1 / rate_one_in])
+    signals = {int(o): ["skipped"] for o in viewed}
+    good = dict(zip(viewed.tolist(), utility > 0))
+    for o in opened.tolist():
+        signals[o] = ["opened"]
+        if rng.random() < (0.8 if good[o] else 0.2):
+            signals[o].append("read")
+        if reader.labels[o] and rng.random() < 0.2:
+            signals[o].append("saved")
+    for o in rated.tolist():
+        del signals[o]
+    reader.rated = rated
+    return signals

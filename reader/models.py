@@ -184,6 +184,34 @@ class Entry(models.Model):
         verbose_name_plural = "entries"
 
 
+class Preferences(models.Model):
+    """A user's choices about what the reader may learn from (one row, made when first changed)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="preferences")
+    # Learn from what the user opens, reads to the end, saves and scrolls past (reader.ranking.implicit): off
+    # until the user turns it on, since it records reading habits beyond the ratings they chose to give.
+    implicit_signals = models.BooleanField(default=False)
+
+
+class Signal(models.Model):
+    """Something an opted-in user did with a story without rating it: a weak label for their model."""
+
+    class Kind(models.TextChoices):
+        OPENED = "opened"
+        READ = "read"  # to the end
+        SAVED = "saved"
+        SKIPPED = "skipped"  # scrolled past unopened in a list they were looking at
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="signals")
+    story = models.ForeignKey(Story, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "story", "kind"], name="signal_unique")]
+        indexes = [models.Index(fields=["user", "-id"], name="signal_newest")]
+
+
 class TasteModel(models.Model):
     """A user's trained recommender model, serialized by recommender/; rebuilt from ratings if unreadable."""
 

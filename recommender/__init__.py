@@ -9,6 +9,7 @@ See docs/recommender.md for the full API.
 from .batch import Batch, prepare
 from .community import CommunityPrior
 from .crowd import CrowdModel
+from .implicit import OPENED, READ, SAVED, SKIPPED
 from .features import FEATURE_VERSION, FeatureError, StoryFeatures, featurize
 from .model import AgreementPoint, ScoredStory, TasteSummary, UserModel
 from .rules import HIDE, SHOW, Rule
@@ -17,6 +18,6 @@ from .story import Story
 from .training import fit
 
 __all__ = [
-    "AgreementPoint", "Batch", "CommunityPrior", "CrowdModel", "FEATURE_VERSION", "FeatureError", "HIDE", "ModelError", "Rule",
-    "SHOW", "ScoredStory", "Story", "StoryFeatures", "TasteSummary", "UserModel", "featurize", "fit", "prepare",
+    "AgreementPoint", "Batch", "CommunityPrior", "CrowdModel", "FEATURE_VERSION", "FeatureError", "HIDE", "ModelError", "OPENED", "READ", "Rule",
+    "SAVED", "SHOW", "SKIPPED", "ScoredStory", "Story", "StoryFeatures", "TasteSummary", "UserModel", "featurize", "fit", "prepare",
 ]

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 import numpy as np
 from scipy import sparse
 
-from . import explain, logistic
+from . import explain, implicit, logistic
 from .batch import prepare
 from .community import CommunityPrior
 from .features import StoryFeatures, as_features
@@ -38,15 +38,16 @@ def _design(batch, subscribed):
     return columns, Xc, batch.extras(subscribed)
 
 
-def _solve(Xc, extra, y, intercept_prior, start=None):
-    """Weights (per Xc column), extras' weights and intercept; ``start`` as returned by an earlier call."""
+def _solve(Xc, extra, y, intercept_prior, start=None, weight=None):
+    """Weights (per Xc column), extras' weights and intercept; ``start`` as returned by an earlier call;
+    ``weight``: per row, 1 for a rating (None: all ratings)."""
     merged, expand, compress = _merge_private_columns(Xc)
     design = sparse.hstack([merged, sparse.csr_matrix(extra)], format="csr")
     penalty = np.concatenate([np.full(merged.shape[1], FEATURE_PENALTY), EXTRA_PENALTY])
     prior = np.concatenate([np.zeros(merged.shape[1]), EXTRA_PRIOR])
     if start is not None:
         start = (np.concatenate([compress(start[0]), start[1]]), start[2])
-    w, b = logistic.fit(design, y, penalty, prior, intercept_prior, INTERCEPT_PENALTY, start)
+    w, b = logistic.fit(design, y, penalty, prior, intercept_prior, INTERCEPT_PENALTY, start, weight)
     return expand(w[:merged.shape[1]]), w[merged.shape[1]:], b
 
 
@@ -88,29 +89,31 @@ def _merge_private_columns(Xc):
     return merged, expand, compress
 
 
-def _recall_cutoff(Xc, extra, y, logits, intercept_prior, fitted) -> float:
+def _recall_cutoff(Xc, extra, y, weight, rated, logits, intercept_prior, fitted) -> float:
     """Log-odds cut-off that keeps TARGET_RECALL of good stories, judged on held-out scores.
 
     In-sample scores of a handful of ratings are far too sure of themselves: a cut-off set on them
     hides most good stories. Up to CROSS_VALIDATE_UP_TO ratings each rating is scored by a model
     that did not see it (leave-one-out for very few, else FOLDS folds), each started from the
     ``fitted`` model on all ratings, which is close to it (about a third fewer Hessian products).
+    The first ``rated`` rows are the ratings; the rest are implicit signals, which every fold trains
+    on and none is judged on (they are not what the reader would rate).
     """
-    if not y.any():
+    if not y[:rated].any():
         # No liked story to set a recall on: recommend only what some evidence beyond the feed choice (the
         # crowd, or features the user rated bad) pushes above a subscribed story's neutral score by at
         # least a reason's worth, so a new reader's feed is not "recommended" wholesale.
         w, e, b = fitted
         return float(b + e[-1] + explain.MIN_CONTRIBUTION)
-    if len(y) <= CROSS_VALIDATE_UP_TO:
-        folds = np.arange(len(y)) % min(len(y), FOLDS)
-        held_out = np.empty(len(y))
-        for k in np.unique(folds):
+    if rated <= CROSS_VALIDATE_UP_TO:
+        folds = np.r_[np.arange(rated) % min(rated, FOLDS), np.full(len(y) - rated, -1)]
+        held_out = np.empty(rated)
+        for k in np.unique(folds[:rated]):
             train, test = folds != k, folds == k
-            w, e, b = _solve(Xc[train], extra[train], y[train], intercept_prior, fitted)
-            held_out[test] = Xc[test] @ w + extra[test] @ e + b
+            w, e, b = _solve(Xc[train], extra[train], y[train], intercept_prior, fitted, weight[train])
+            held_out[test[:rated]] = Xc[test] @ w + extra[test] @ e + b
         logits = held_out
-    return float(np.quantile(logits[y == 1], 1 - TARGET_RECALL))
+    return float(np.quantile(logits[:rated][y[:rated] == 1], 1 - TARGET_RECALL))
 
 
 def _agreement(features, y, logits, threshold) -> tuple[AgreementPoint, ...]:
@@ -127,31 +130,38 @@ def _agreement(features, y, logits, threshold) -> tuple[AgreementPoint, ...]:
 
 def fit(ratings: Iterable[tuple[object, bool]], subscribed_feeds: Iterable = (),
         community: CommunityPrior | None = None, rules: Iterable[Rule] = (),
-        own_votes_included: bool = True) -> UserModel:
+        own_votes_included: bool = True, signals: Iterable[tuple[object, str]] = ()) -> UserModel:
     """Fit a user's model.
 
     ``ratings``: (Story or StoryFeatures, good) pairs, oldest first; any number, including none or
     only one class. ``subscribed_feeds``: feed ids the user subscribes to. ``community``: aggregate
     votes of all readers; the user's own votes in it are removed here, or, with ``own_votes_included=False``,
-    it holds other readers' votes only and is used as it is.
+    it holds other readers' votes only and is used as it is. ``signals``: (story, kind) implicit signals
+    (``implicit.OPENED``, ``READ``, ``SAVED``, ``SKIPPED``), each a weak label weighed well below a
+    rating (``implicit.WEIGHTS``); signals on rated stories are ignored. They are no votes: the
+    community never holds them.
     """
     ratings = [(story, bool(good)) for story, good in ratings]
-    stories = [story for story, _ in ratings]
+    weak = implicit.weak_labels(signals, {implicit.story_id(story) for story, _ in ratings})
+    stories = [story for story, _ in ratings] + [story for story, _, _ in weak]
     features = as_features(stories)
     subscribed = frozenset(str(f) for f in subscribed_feeds)
     if community is not None and own_votes_included:
         community = community.excluding(ratings)
-    y = np.array([good for _, good in ratings], dtype=np.float64)
+    rated = len(ratings)
+    y = np.array([good for _, good in ratings] + [good for _, good, _ in weak], dtype=np.float64)
+    weight = np.r_[np.ones(rated), [w for _, _, w in weak]]
     base = community.base_rate if community is not None else 0.5
     intercept_prior = float(np.log(base / (1 - base)))
     batch = prepare(features, community)
     columns, Xc, extra = _design(batch, subscribed)
-    w, e, b = _solve(Xc, extra, y, intercept_prior)
+    w, e, b = _solve(Xc, extra, y, intercept_prior, weight=weight if weak else None)
     logits = Xc @ w + extra @ e + b
-    threshold = _recall_cutoff(Xc, extra, y, logits, intercept_prior, (w, e, b))
+    threshold = _recall_cutoff(Xc, extra, y, weight, rated, logits, intercept_prior, (w, e, b))
     keep = np.sort(_strongest(np.abs(w), MAX_WEIGHTS))
     keep = keep[w[keep] != 0]
     names = _names(features, batch.X, columns, w)
+    y, logits = y[:rated], logits[:rated]
     return UserModel(
         indices=columns[keep].astype(np.int32), weights=w[keep].astype(np.float32), extras=e,
         intercept=b, threshold=threshold, subscribed=subscribed, rules=tuple(rules), names=names,

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from .. import queue
 from ..models import Entry, Rating, Rule, Subscription, TasteModel
-from . import crowd
+from . import crowd, implicit
 from .story_features import features, update_from_values
 
 log = logging.getLogger(__name__)
@@ -129,10 +129,14 @@ def _fit_and_store(user_id: int):
     ratings = list(Rating.objects.filter(user_id=user_id).order_by("created_at", "id").values_list("story_id", "value"))
     by_id = {f.story_id: f for f in features(story_id for story_id, _ in ratings)}
     rated = [(by_id[story_id], value == Rating.GOOD) for story_id, value in ratings if story_id in by_id]
+    seen = implicit.for_fit(user_id)  # none unless the user opted in
+    signal_features = {f.story_id: f for f in features({story_id for story_id, _ in seen} - set(by_id))}
+    signal_features.update(by_id)
+    signals = [(signal_features[story_id], kind) for story_id, kind in seen if story_id in signal_features]
     feeds = set(Subscription.objects.filter(user_id=user_id).values_list("feed_id", flat=True))
     # fit() takes the user's own votes out; the rated stories' counts are made current so they hold them all
     community = crowd.live(crowd.community(), by_id)
-    model = recommender.fit(rated, subscribed_feeds=feeds, community=community)
+    model = recommender.fit(rated, subscribed_feeds=feeds, community=community, signals=signals)
     stored, created = TasteModel.objects.get_or_create(
         user_id=user_id, defaults={"data": model.to_bytes(), "rating_count": len(rated), "version": 1})
     if not created:

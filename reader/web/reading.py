@@ -11,7 +11,8 @@ from django.db import connection
 from django.db.models import Max
 
 from .. import unread_cache
-from ..models import Entry, Story
+from ..models import Entry, Signal, Story
+from ..ranking import implicit
 from . import stream
 
 
@@ -63,7 +64,10 @@ def mark_all_bound(user, shown: list) -> int:
 
 
 def set_saved(user, story_ids: list[int], saved: bool = True) -> int:
-    """Save these of the user's stories for later (or unsave them); returns how many entries changed."""
+    """Save these of the user's stories for later (or unsave them); returns how many entries changed. Saving is
+    a weak "good" for a user who lets their model learn from what they do (ranking/implicit)."""
+    if saved:
+        implicit.record(user.pk, [(story_id, Signal.Kind.SAVED) for story_id in story_ids])
     return Entry.objects.filter(user=user, story_id__in=story_ids).exclude(saved=saved).update(saved=saved)
 
 

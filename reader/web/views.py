@@ -21,7 +21,7 @@ from extraction.sanitize import clean_feed_html
 from .. import queue
 from ..ingestion import opml, opml_import as opml_imports, subscribe as subscribing
 from ..models import Entry, OpmlImport, Rating, Rule, Subscription
-from ..ranking import scores
+from ..ranking import implicit, scores
 from ..ranking.taste_chart import agreement_chart
 from . import api, reading
 from .forms import FolderForm, OpmlForm, RuleForm, SignupForm, SubscribeForm
@@ -176,7 +176,20 @@ def taste(request):
         "summary": summary, "chart": agreement_chart(scores.agreement(request.user.id)),
         "rules": request.user.rules.order_by("action", "kind", "value"), "rule_form": RuleForm(),
         "teach": [teach[i] for i in teach_ids if i in teach], "pinnable": {k.value for k in Rule.Kind},
+        "implicit_signals": implicit.enabled(request.user.id),
     })
+
+
+@login_required
+@require_POST
+def set_signals(request):
+    """Learn from what the user opens, reads, saves and skips, or stop and forget it."""
+    on = request.POST.get("implicit_signals") == "on"
+    implicit.set_enabled(request.user.id, on)
+    scores.queue_retrain(request.user.id)
+    messages.success(request, "The feed now learns from what you open, read, save and skip" if on else
+                     "The feed learns from your ratings only; what it had recorded of your reading is deleted")
+    return redirect("taste")
 
 
 @login_required

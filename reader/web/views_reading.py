@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 
 from .. import unread_cache
 from ..models import Entry, Rating
+from ..ranking import implicit
 from . import reading, stream
 from .views import article_html, safe_next, web_url
 
@@ -62,6 +63,7 @@ def home(request):
     return render(request, "reader/home.html", {
         **context, "filters": FILTER_LABELS, "sorts": SORT_LABELS, "heading": heading(request, scope),
         "tree": reading.unread_tree(request.user), "upto": reading.mark_all_bound(request.user, page.entries),
+        "implicit_signals": implicit.shown_on_pages(request.user.id),
     })
 
 
@@ -76,6 +78,7 @@ def story(request, story_id):
         "entry": entry, "story": entry.story, "rating": rating, "filter": scope.filter, "which": which,
         "article_html": html, "previous": previous, "next": following, "query": lambda **c: query(scope, **c),
         "original": web_url(entry.story.url), "lead_image": web_url(entry.story.lead_image),
+        "implicit_signals": implicit.shown_on_pages(request.user.id),
     })
 
 
