@@ -3,7 +3,7 @@
     python benchmarks/recommender_bound.py --dataset ../shared/datasets/reuters21578
         [--seeds 1,2,5] [--readers 240] [--samples 20000] [--first N]
 
-How well could *any* model rank on `benchmarks/recommender.py`'s simulation? This script uses the
+How well could *any* model rank on `benchmarks/recommender_quality.py`'s simulation? This script uses the
 same readers (recommender_reuters.load, named_entities, recommender_simulation.simulate, same seed)
 and the same protocol as `Evaluation.rank`: for each reader and k in 5, 10, 20, 50, 100 it trains on
 the reader's first k rated stories, ranks the next 50 stream stories after the k-th rating, skips
@@ -55,7 +55,7 @@ from scipy.special import ndtr
 from sklearn.metrics import roc_auc_score
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the recommender package before benchmarks/recommender.py
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import recommender_reuters  # noqa: E402
 from recommender_protocol import HORIZON, KS, mean_ci, ranked_window  # noqa: E402

@@ -3,7 +3,7 @@
     python benchmarks/recommender_crowd.py --dataset ../shared/datasets/reuters21578
         [--seeds 1,2,5] [--readers 240] [--kind-penalty word=4,title=4 ...]
 
-Same corpus, readers and votes as `benchmarks/recommender.py`. At three cuts (30, 50 and 70 % of the
+Same corpus, readers and votes as `benchmarks/recommender_quality.py`. At three cuts (30, 50 and 70 % of the
 corpus in time order) a crowd model is fitted on all votes on the stories before the cut and scores
 the next 2,000 stories, which are new to it (no votes). Two figures per cut, then their mean:
 

@@ -4,7 +4,7 @@ read some to the end, save a few, scroll past the rest, and rate only one opened
     python benchmarks/recommender_implicit.py [--dataset DIR] [--quick] [--seeds N,...] [--readers N]
         [--evaluate N] [--jobs N]
 
-The protocol is the quality benchmark's time-honest one (benchmarks/recommender.py): the crowd holds the
+The protocol is the quality benchmark's time-honest one (benchmarks/recommender_quality.py): the crowd holds the
 ratings (never the signals) on stories published before the ranked ones, the crowd model is refitted
 nightly. At k = 5 and 20 ratings, "ours" is trained on those k ratings, "ours_signals" also on the
 signals the reader left on the stories they viewed up to their k-th rating (recommender.fit's
@@ -31,7 +31,7 @@ import recommender  # noqa: E402
 from recommender_protocol import HORIZON, ranked_window  # noqa: E402
 from recommender_simulation import browse, simulate  # noqa: E402
 
-_spec = importlib.util.spec_from_file_location("recommender_benchmark", Path(__file__).with_name("recommender.py"))
+_spec = importlib.util.spec_from_file_location("recommender_benchmark", Path(__file__).with_name("recommender_quality.py"))
 quality = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(quality)
 

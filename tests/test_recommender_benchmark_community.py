@@ -12,7 +12,7 @@ import recommender
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
-_spec = importlib.util.spec_from_file_location("recommender_benchmark", BENCHMARKS / "recommender.py")
+_spec = importlib.util.spec_from_file_location("recommender_benchmark", BENCHMARKS / "recommender_quality.py")
 bench = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(bench)
 import recommender_reuters  # noqa: E402

@@ -1,6 +1,6 @@
 """Recommender quality on simulated readers of the Reuters-21578 newswire, across simulation settings.
 
-    python benchmarks/recommender.py [--dataset DIR] [--quick] [--settings NAME,...] [--seeds N,...]
+    python benchmarks/recommender_quality.py [--dataset DIR] [--quick] [--settings NAME,...] [--seeds N,...]
         [--readers N] [--evaluate N] [--jobs N] [--json PATH] [--population FIELD=VALUE ...]
 
 For each setting of the simulation (SETTINGS: the default population; less and more taste shared by all
