@@ -10,7 +10,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
-from reader.ingestion import opml_import
+from extraction.fetch import FetchError
+from reader.ingestion import feeds, opml_import
 from reader.ingestion import subscribe as subscribing
 from reader.models import Entry, Rating, Subscription
 from ui_factories import ann, client_ann, make_entries, make_feed, make_user, record_sends  # noqa: F401 (fixtures)
@@ -91,7 +92,22 @@ def test_subscriptions_page_shows_health_and_folders(ann, client_ann):
     big.save()
     page = client_ann.get("/subscriptions/").content.decode()
     assert "Broken desk" in page and "3 errors: example.org answered HTTP 503" in page and ">Work<" in page
-    assert "failing for 2\xa0days" in page and "the newest 500 were read" in page
+    assert "failing since 2 days ago" in page and "the newest 500 were read" in page
+
+
+def test_a_feed_that_just_failed_reads_in_words(ann, client_ann):
+    """Right after a first fetch fails: no "0 minutes ago", no "failing for 0 minutes", no library repr."""
+    feed = make_feed(ann, title="Dead desk")
+    feed.url = "http://127.0.0.1:9/feed.xml"
+    feeds.record_error(feed, FetchError(FetchError.CONNECTION, "http://127.0.0.1:9/feed.xml: cannot connect: "
+                                        "HTTPConnection(host='127.0.0.1', port=9): Failed to establish a new "
+                                        "connection: [Errno 111] Connection refused"), timezone.now())
+    feed.last_fetched_at = timezone.now()
+    feed.save()
+    page = client_ann.get("/subscriptions/").content.decode()
+    assert "failing, 1 error: Could not reach 127.0.0.1: the site refused the connection." in page
+    assert ">just now</time>" in page
+    assert "0\xa0minutes" not in page and "HTTPConnection" not in page and "Errno" not in page
 
 
 def test_move_to_folder_and_unsubscribe_touch_only_own_subscriptions(ann, client_ann):
