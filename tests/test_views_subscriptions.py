@@ -170,3 +170,13 @@ def test_opml_export_is_a_download(ann, client_ann):
     response = client_ann.get("/subscriptions/export.opml")
     assert response["Content-Disposition"] == 'attachment; filename="subscriptions.opml"'
     assert response.content.startswith(b"<?xml") and b"https://a.example/feed" in response.content
+
+
+def test_a_site_typed_without_http_is_found_over_http(ann, client_ann, server, allow_loopback, queued):
+    """What a newcomer types for the demo site ("127.0.0.1:8001") subscribes, instead of a TLS error."""
+    server.add("/", '<html><head><link rel="alternate" type="application/rss+xml" href="/news.rss"></head></html>')
+    server.add("/news.rss", '<rss version="2.0"><channel><title>Plain news</title><item><title>a</title></item>'
+                            '</channel></rss>')
+    response = client_ann.post("/subscriptions/", {"url": server.url("/").removeprefix("http://")})
+    assert response.status_code == 302 and "/subscriptions/progress" in response["Location"]
+    assert Subscription.objects.get(user=ann).feed.url == server.url("/news.rss")

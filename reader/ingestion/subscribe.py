@@ -163,3 +163,16 @@ def subscribe_url(user, url: str, folder: str = "") -> tuple[Feed | None, bool, 
     if len(candidates) > 1:
         return None, False, candidates
     return *subscribe(user, candidates[0].url, folder), candidates
+
+
+def subscribe_typed(user, url: str, folder: str = "", *, scheme_guessed: bool = False):
+    """subscribe_url for an address a person typed: when they gave no scheme, https:// was assumed; if that
+    site cannot be reached over it (no TLS on the port, the connection refused), its http:// address is tried."""
+    try:
+        return subscribe_url(user, url, folder)
+    except DiscoveryError as exc:
+        failed = exc.__cause__
+        if not (scheme_guessed and url.startswith("https://") and isinstance(failed, FetchError)
+                and failed.kind in (FetchError.TLS, FetchError.CONNECTION)):
+            raise
+    return subscribe_url(user, "http://" + url.removeprefix("https://"), folder)

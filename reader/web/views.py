@@ -79,7 +79,8 @@ def add_subscription(request, form):
         if request.POST.get("chosen"):  # one of the candidates offered below
             feed, created = subscribing.subscribe(request.user, url, folder=folder)
         else:
-            feed, created, candidates = subscribing.subscribe_url(request.user, url, folder=folder)
+            feed, created, candidates = subscribing.subscribe_typed(request.user, url, folder=folder,
+                                                                    scheme_guessed=form.scheme_guessed)
             if feed is None:
                 return render(request, "reader/choose_feed.html", {"candidates": candidates, "folder": folder})
     except (subscribing.DiscoveryError, subscribing.TooManyFeeds) as exc:
