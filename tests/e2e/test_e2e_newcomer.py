@@ -66,3 +66,18 @@ def test_a_new_account_is_shown_where_to_start(page):
     page.locator(".empty").get_by_role("link", name="Add a feed or a site").click()
     page.wait_for_url("**/subscriptions/")
     assert page.js_errors == []
+
+
+def test_on_a_phone_the_feed_list_says_which_time_is_which(page):
+    """The table's header row is hidden on a phone; each stacked cell carries its own label instead."""
+    reader = make_user("phone")
+    make_feed(reader, title="Harbour desk")
+    log_in(page, "phone", "a-long-passphrase-1")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto("/subscriptions/")
+    row = page.locator(".feeds tbody tr").first
+    shown = row.evaluate("tr => [...tr.querySelectorAll('td')].map(td => getComputedStyle(td, '::before').content)")
+    assert shown[:3] == ['"Last fetch: "', '"Next fetch: "', '"Health: "']
+    expect(row).to_contain_text("Harbour desk")
+    page.set_viewport_size({"width": 1100, "height": 900})
+    assert row.evaluate("tr => getComputedStyle(tr.querySelector('td'), '::before').content") == "none"
