@@ -65,7 +65,7 @@ def test_retry_after_on_429_and_503_is_honoured(server, allow_loopback, status):
     feed = Feed.objects.create(url=server.add("/feed.xml", status=status, headers={"Retry-After": "7200"}))
     feeds.refresh(feed)
     feed.refresh_from_db()
-    assert feed.error_count == 1 and f"answered {status}" in feed.last_error
+    assert feed.error_count == 1 and f"HTTP {status}" in feed.last_error
     assert feed.next_fetch_at - feed.last_fetched_at >= timedelta(seconds=7200)
 
 
