@@ -61,6 +61,21 @@ class MethodFilter(admin.SimpleListFilter):
         return queryset
 
 
+class FormatFilter(admin.SimpleListFilter):
+    """The feed's format, with a feed not yet read named (the plain field filter listed it as an empty link)."""
+    title = "format"
+    parameter_name = "format"
+
+    def lookups(self, request, model_admin):
+        known = model_admin.get_queryset(request).exclude(format="").values_list("format", flat=True)
+        return [("unknown", "not read yet")] + [(f, f) for f in sorted(set(known))]
+
+    def queryset(self, request, queryset):
+        if self.value() == "unknown":
+            return queryset.filter(format="")
+        return queryset.filter(format=self.value()) if self.value() else queryset
+
+
 _UNITS = ((86400, "d"), (3600, "h"), (60, "min"), (1, "s"))
 
 
@@ -79,7 +94,7 @@ class FeedAdmin(admin.ModelAdmin):
     form = FeedForm
     list_display = ("__str__", "url", "format", "last_fetched_at", "next_fetch_at", "every", "error_count",
                     "failing_for", "last_error_short", "story_count", "extraction_method")
-    list_filter = (FailingFilter, "format", MethodFilter)
+    list_filter = (FailingFilter, FormatFilter, MethodFilter)
     search_fields = ("url", "title")
     ordering = ("-error_count", "title")
     readonly_fields = ("etag", "last_modified", "last_fetched_at", "locked_until", "error_count", "last_error",

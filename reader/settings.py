@@ -280,6 +280,10 @@ LOGGING.setdefault("loggers", {}).setdefault("django.request", {}).setdefault("f
 # django-axes logs every successful login's reset at INFO; its lockouts are warnings, and those are kept.
 AXES_VERBOSE = False
 LOGGING["loggers"]["axes"] = {"level": "WARNING"}
+if CELERY_BROKER_URL == "filesystem://":
+    # The disk broker has no host, so kombu warned "No hostname was supplied" on every start, the first line of
+    # `make run`; there is no network connection for it to warn about.
+    LOGGING["loggers"]["kombu.connection"] = {"level": "ERROR"}
 
 # --- "Refresh now": per user, at most REFRESH_RATE_LIMIT presses in REFRESH_RATE_WINDOW seconds;
 # feeds fetched in the last REFRESH_MIN_AGE seconds are not fetched again.

@@ -20,3 +20,14 @@ def test_failing_feeds_show_their_error_and_can_be_filtered(client):
     assert "Down feed" in page and "cannot connect" in page and "3\xa0days" in page
     assert "Fine feed" not in page
     assert "Fine feed" in client.get("/admin/reader/feed/?health=ok").content.decode()
+
+
+def test_format_filter_names_feeds_not_read_yet(client):
+    client.force_login(User.objects.create_superuser("root", password="pw"))
+    Feed.objects.create(url="http://new.example/feed", title="New feed")
+    Feed.objects.create(url="http://atom.example/feed", title="Atom feed", format="atom10")
+    page = client.get("/admin/reader/feed/").content.decode()
+    assert 'href="?format=unknown"' in page and ">not read yet</a>" in page and 'href="?format="' not in page
+    unknown = client.get("/admin/reader/feed/?format=unknown").content.decode()
+    assert "New feed" in unknown and "Atom feed" not in unknown
+    assert "Atom feed" in client.get("/admin/reader/feed/?format=atom10").content.decode()

@@ -51,6 +51,7 @@ def test_bad_feed_response_is_recorded_and_loses_nothing(server, good_feed, case
     outcome = feeds.refresh(good_feed)
     good_feed.refresh_from_db()
     assert message in good_feed.last_error and message in outcome.error
+    assert "HTTPConnection" not in good_feed.last_error and "(" not in good_feed.last_error.split(")")[-1]
     assert good_feed.error_count == 1 and good_feed.next_fetch_at > good_feed.last_fetched_at
     assert sorted(Story.objects.filter(feed=good_feed).values_list("title", flat=True)) == ["Kept one", "Kept two"]
 
@@ -65,7 +66,7 @@ def test_host_that_never_answers_is_recorded(good_feed, settings):
         good_feed.url = f"http://127.0.0.1:{silent.getsockname()[1]}/feed.xml"
         feeds.refresh(good_feed)
     good_feed.refresh_from_db()
-    assert good_feed.error_count == 1 and "timed out" in good_feed.last_error
+    assert good_feed.error_count == 1 and "took too long to answer" in good_feed.last_error
     assert Story.objects.filter(feed=good_feed).count() == 2
 
 
@@ -73,7 +74,7 @@ def test_tls_error_is_recorded(server, good_feed):
     good_feed.url = good_feed.url.replace("http://", "https://")
     feeds.refresh(good_feed)
     good_feed.refresh_from_db()
-    assert "TLS error" in good_feed.last_error
+    assert "no valid secure connection" in good_feed.last_error
 
 
 @pytest.mark.parametrize("body, headers", [

@@ -6,7 +6,7 @@ from django.contrib.auth.models import User
 
 from reader.models import Subscription
 from reader.ingestion.discovery import Candidate, DiscoveryError, discover
-from reader.ingestion.subscribe import subscribe
+from reader.ingestion.subscribe import subscribe, subscribe_typed
 
 pytestmark = pytest.mark.django_db
 
@@ -59,3 +59,16 @@ def test_subscribe_subscribes_to_a_single_feed_and_offers_a_choice_of_several(se
     feed, _, candidates = subscribe(user, two)
     assert feed is None and [c.url for c in candidates] == [server.url("/a.rss"), server.url("/b.atom")]
     assert Subscription.objects.filter(user=user).count() == 1
+
+
+def test_an_address_typed_without_scheme_falls_back_to_http(server, allow_loopback):
+    """"127.0.0.1:8001" in the box becomes https://…; a site with no TLS there is then found over http://."""
+    user = User.objects.create_user("sam")
+    server.add("/feed.xml", RSS.format("Plain"))
+    bare = server.url("/feed.xml").removeprefix("http://")
+    feed, created, _ = subscribe_typed(user, "https://" + bare, scheme_guessed=True)
+    assert created and feed.url == server.url("/feed.xml")
+    with pytest.raises(DiscoveryError, match="no valid secure connection"):  # a typed https:// is kept as typed
+        subscribe_typed(user, "https://" + bare, scheme_guessed=False)
+    with pytest.raises(DiscoveryError, match="Could not reach 127.0.0.1: the site refused"):  # http:// fails too
+        subscribe_typed(user, "https://127.0.0.1:9/", scheme_guessed=True)

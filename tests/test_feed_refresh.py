@@ -62,7 +62,7 @@ def test_dead_host_and_refused_redirect_are_recorded(server, allow_loopback):
     dead = Feed.objects.create(url="http://127.0.0.1:9/feed.xml")
     feeds.refresh(dead)
     dead.refresh_from_db()
-    assert dead.error_count == 1 and "cannot connect" in dead.last_error
+    assert dead.error_count == 1 and dead.last_error == "Could not reach 127.0.0.1: the site refused the connection."
 
 
 def test_redirect_to_loopback_with_default_setting_is_recorded(server):

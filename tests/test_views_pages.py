@@ -123,3 +123,17 @@ def test_sign_up_log_out_log_in_and_change_password():
     assert client.get("/").status_code == 302
     assert not client.login(username="cleo", password="tidal-basin-9876")
     assert client.login(username="cleo", password="harbour-lights-5432")
+
+
+@pytest.mark.parametrize("path", ["/", "/?filter=unread", "/?filter=saved", "/?q=harbour"])
+def test_a_new_account_is_told_to_add_feeds_on_every_view(client_ann, path):
+    """A newcomer with no subscriptions lands on Recommended: it says what to do, not "Nothing here right now"."""
+    html = client_ann.get(path).content.decode()
+    assert "You follow no feeds yet." in html and 'href="/subscriptions/">Add a feed or a site</a>' in html
+    assert "Nothing here right now" not in html
+
+
+def test_an_empty_view_of_a_reader_with_feeds_offers_all_stories(ann, client_ann):
+    make_feed(ann, title="Harbour desk")
+    html = client_ann.get("/").content.decode()
+    assert "Nothing here right now" in html and "You follow no feeds yet." not in html

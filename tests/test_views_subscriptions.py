@@ -9,7 +9,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
-from reader.ingestion import opml_import
+from extraction.fetch import FetchError
+from reader.ingestion import feeds, opml_import
 from reader.ingestion.discovery import Candidate
 from reader.ingestion import subscribe as subscribing
 from reader.models import Entry, Rating, Subscription
@@ -78,7 +79,22 @@ def test_subscriptions_page_shows_health_and_folders(ann, client_ann):
     big.save()
     page = client_ann.get("/subscriptions/").content.decode()
     assert "Broken desk" in page and "3 errors: example.org answered HTTP 503" in page and ">Work<" in page
-    assert "failing for 2\xa0days" in page and "the newest 500 were read" in page
+    assert "failing since 2 days ago" in page and "the newest 500 were read" in page
+
+
+def test_a_feed_that_just_failed_reads_in_words(ann, client_ann):
+    """Right after a first fetch fails: no "0 minutes ago", no "failing for 0 minutes", no library repr."""
+    feed = make_feed(ann, title="Dead desk")
+    feed.url = "http://127.0.0.1:9/feed.xml"
+    feeds.record_error(feed, FetchError(FetchError.CONNECTION, "http://127.0.0.1:9/feed.xml: cannot connect: "
+                                        "HTTPConnection(host='127.0.0.1', port=9): Failed to establish a new "
+                                        "connection: [Errno 111] Connection refused"), timezone.now())
+    feed.last_fetched_at = timezone.now()
+    feed.save()
+    page = client_ann.get("/subscriptions/").content.decode()
+    assert "failing, 1 error: Could not reach 127.0.0.1: the site refused the connection." in page
+    assert ">just now</time>" in page
+    assert "0\xa0minutes" not in page and "HTTPConnection" not in page and "Errno" not in page
 
 
 def test_move_to_folder_and_unsubscribe_touch_only_own_subscriptions(ann, client_ann):
@@ -141,3 +157,13 @@ def test_opml_export_is_a_download(ann, client_ann):
     response = client_ann.get("/subscriptions/export.opml")
     assert response["Content-Disposition"] == 'attachment; filename="subscriptions.opml"'
     assert response.content.startswith(b"<?xml") and b"https://a.example/feed" in response.content
+
+
+def test_a_site_typed_without_http_is_found_over_http(ann, client_ann, server, allow_loopback, queued):
+    """What a newcomer types for the demo site ("127.0.0.1:8001") subscribes, instead of a TLS error."""
+    server.add("/", '<html><head><link rel="alternate" type="application/rss+xml" href="/news.rss"></head></html>')
+    server.add("/news.rss", '<rss version="2.0"><channel><title>Plain news</title><item><title>a</title></item>'
+                            '</channel></rss>')
+    response = client_ann.post("/subscriptions/", {"url": server.url("/").removeprefix("http://")})
+    assert response.status_code == 302 and "/subscriptions/progress" in response["Location"]
+    assert Subscription.objects.get(user=ann).feed.url == server.url("/news.rss")

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from reader.models import Feed
 from conftest import ROOT
-from ui_factories import ann, client_ann, make_feed, record_sends  # noqa: F401 (fixtures)
+from ui_factories import ann, client_ann, make_entries, make_feed, record_sends  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db
 
@@ -71,6 +71,18 @@ def test_progress_counts_failed_feeds_apart(ann, client_ann):
     Feed.objects.filter(id=bad.id).update(last_fetched_at=timezone.now(), last_error="answered HTTP 404")
     data = client_ann.get(f"/api/progress?feeds={good.id},{bad.id}").json()
     assert data["summary"] == "1 of 2 feeds fetched, 0 stories are in your feed; 1 could not be fetched (see below)."
+
+
+def test_progress_counts_in_words_not_feed_s(ann, client_ann):
+    feed = make_feed(ann, "https://ok.example/feed.xml")
+    waiting = client_ann.get(f"/api/progress?feeds={feed.id}").json()
+    assert waiting["summary"] == "0 of 1 feed fetched, 0 stories so far…"
+    Feed.objects.filter(id=feed.id).update(last_fetched_at=timezone.now())
+    done = client_ann.get(f"/api/progress?feeds={feed.id}").json()
+    assert done["summary"] == "Done: 1 feed fetched, 0 stories are in your feed."
+    make_entries(ann, feed, [0.5])  # its article still to extract
+    extracting = client_ann.get(f"/api/progress?feeds={feed.id}").json()
+    assert extracting["summary"] == "1 of 1 feed fetched, 1 story so far…"
 
 
 @pytest.mark.parametrize("name, value", [("WEB_FETCH_TIMEOUT", "soon"), ("WEB_FETCH_TIMEOUT", "-1"),

@@ -157,9 +157,18 @@ def conditional_headers(feed: Feed) -> dict:
     return headers
 
 
+# Fetch failures whose message is a library's repr (urllib3, ssl); the others already name the address in words.
+WORDLESS = (FetchError.CONNECTION, FetchError.TIMEOUT, FetchError.TLS)
+
+
 def record_error(feed: Feed, exc: Exception, now: datetime) -> None:
+    """The error as its subscribers read it on their pages (a fetch's reason in words, not a library's repr)."""
     feed.error_count += 1
-    feed.last_error = str(exc)[:2000]
+    if isinstance(exc, FetchError) and exc.kind in WORDLESS:
+        log.info("feed %s: %s", feed.id, exc)  # the technical detail, for whoever runs the server
+        feed.last_error = fetching.explain(exc, feed.url)[:2000]
+    else:
+        feed.last_error = str(exc)[:2000]
     feed.last_error_at = now
     feed.failing_since = feed.failing_since or now
     asked = schedule.retry_after(exc.headers, now) if isinstance(exc, FetchError) else None

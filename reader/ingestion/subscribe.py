@@ -64,6 +64,19 @@ def subscribe(user, url: str, folder: str = "") -> tuple[Feed | None, bool, list
     return *_follow_one(user, found.url, folder, response), candidates
 
 
+def subscribe_typed(user, url: str, folder: str = "", *, scheme_guessed: bool = False):
+    """subscribe() for an address a person typed: when they gave no scheme, https:// was assumed; if that site
+    cannot be reached over it (no TLS on the port, the connection refused), its http:// address is tried."""
+    try:
+        return subscribe(user, url, folder)
+    except DiscoveryError as exc:
+        failed = exc.__cause__
+        if not (scheme_guessed and url.startswith("https://") and isinstance(failed, FetchError)
+                and failed.kind in (FetchError.TLS, FetchError.CONNECTION)):
+            raise
+    return subscribe(user, "http://" + url.removeprefix("https://"), folder)
+
+
 def _fetch_within(budget: Budget, url: str):
     """The feed a page links to, fetched in the time discovery left; None if it could not be (the worker tries)."""
     try:

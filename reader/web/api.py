@@ -202,12 +202,16 @@ def progress_summary(rows: list[dict], done: bool) -> str:
     """One line over the progress list; a feed that failed is never counted as fetched."""
     total, failed = len(rows), sum(r["failed"] for r in rows)
     fetched, stories = sum(r["fetched"] and not r["failed"] for r in rows), sum(r["stories"] for r in rows)
+    found = f"{_count(stories, 'story', 'stories')} {'is' if stories == 1 else 'are'} in your feed"
     if not done:
-        return f"{fetched} of {total} feed(s) fetched, {stories} stories so far…"
+        return f"{fetched} of {_count(total, 'feed', 'feeds')} fetched, {_count(stories, 'story', 'stories')} so far…"
     if not failed:
-        return f"All {total} feed(s) fetched: {stories} stories are in your feed."
+        return f"Done: {_count(total, 'feed', 'feeds')} fetched, {found}."
     if failed == total:
         return ("The feed could not be fetched: see the error below." if total == 1
                 else f"None of the {total} feeds could be fetched: see the errors below.")
-    return (f"{fetched} of {total} feeds fetched, {stories} stories are in your feed; "
-            f"{failed} could not be fetched (see below).")
+    return f"{fetched} of {total} feeds fetched, {found}; {failed} could not be fetched (see below)."
+
+
+def _count(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"

@@ -15,6 +15,8 @@ class SubscribeForm(forms.Form):
 
     def clean_url(self):
         url = self.cleaned_data["url"].strip()
+        typed = str(self.data.get("url", "")).strip().lower()
+        self.scheme_guessed = not typed.startswith(("http://", "https://"))  # "example.org" became https://
         if not url.startswith(("http://", "https://")):
             raise forms.ValidationError("Use an http:// or https:// address")
         return url

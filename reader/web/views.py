@@ -78,7 +78,8 @@ def add_subscription(request, form):
     choice comes back as the chosen feed's address)."""
     url, folder = form.cleaned_data["url"], form.cleaned_data["folder"]
     try:
-        feed, created, candidates = subscribing.subscribe(request.user, url, folder=folder)
+        feed, created, candidates = subscribing.subscribe_typed(request.user, url, folder=folder,
+                                                                scheme_guessed=form.scheme_guessed)
     except (subscribing.DiscoveryError, subscribing.TooManyFeeds) as exc:
         form.add_error("url", str(exc))
         return None

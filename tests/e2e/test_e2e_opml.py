@@ -46,13 +46,13 @@ def test_import_shows_progress_then_export_lists_the_feeds(page, server, allow_l
     page.get_by_role("link", name="Follow the first fetches").click()
     page.wait_for_url("**/subscriptions/progress?feeds=*")
     expect(page.locator("[data-progress] li")).to_have_count(2)
-    expect(page.locator("[data-progress-summary]")).to_contain_text("0 of 2 feed(s) fetched")
+    expect(page.locator("[data-progress-summary]")).to_contain_text("0 of 2 feeds fetched")
 
     # The worker's job, done here one feed at a time so the page can be seen catching up.
     ids = sorted(queued)
     assert ids == sorted(Feed.objects.values_list("id", flat=True))
     fetch_feed(ids[0])
-    expect(page.locator("[data-progress-summary]")).to_contain_text("1 of 2 feed(s) fetched")
+    expect(page.locator("[data-progress-summary]")).to_contain_text("1 of 2 feeds fetched")
     fetch_feed(ids[1])
     expect(page.locator("[data-progress] li").first).to_contain_text("3 stories")
     expect(page.locator("[data-progress] li").last).to_contain_text("3 stories")

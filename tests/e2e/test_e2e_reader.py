@@ -34,7 +34,7 @@ def test_sign_up_subscribe_read_and_rate(page, server, celery_worker_process):
     page.get_by_label("Folder (optional)").fill("Local")
     page.get_by_role("button", name="Subscribe").click()
     page.wait_for_url("**/subscriptions/progress?feeds=*")
-    expect(page.locator("[data-progress-summary]")).to_contain_text("All 1 feed(s) fetched", timeout=90_000)
+    expect(page.locator("[data-progress-summary]")).to_contain_text("Done: 1 feed fetched", timeout=90_000)
     expect(page.locator("[data-progress] li")).to_contain_text("6 stories, done")
     both_schemes(page, "progress")
 

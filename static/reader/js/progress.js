@@ -3,7 +3,7 @@ function describe(feed) {
   if (feed.error) return `error: ${feed.error}`;
   if (!feed.fetched) return "waiting to be fetched…";
   const stories = `${feed.stories} stor${feed.stories === 1 ? "y" : "ies"}`;
-  return feed.extracting ? `${stories}, extracting ${feed.extracting} article(s)…` : `${stories}, done`;
+  return feed.extracting ? `${stories}, extracting ${feed.extracting} article${feed.extracting === 1 ? "" : "s"}…` : `${stories}, done`;
 }
 
 async function poll(list, summary, bar) {

@@ -1,0 +1,83 @@
+"""What a newcomer meets in the first minutes, in light and dark, on a desktop and a 390 px phone: pages that say
+what to do next, no sideways scrolling, and text that meets WCAG AA contrast (4.5:1, 3:1 for large text)."""
+import pytest
+from playwright.sync_api import expect
+
+from e2e.browser import log_in, ready, sign_up
+from ui_factories import make_entries, make_feed, make_user
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+# Every visible text node's colour against the first opaque background behind it: [(text, ratio, needed)].
+LOW_CONTRAST = """() => {
+  const channel = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  const parse = c => (c.match(/[\\d.]+/g) || []).map(Number);
+  const luminance = ([r, g, b]) => 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+  const backdrop = el => {
+    for (; el; el = el.parentElement) {
+      const c = parse(getComputedStyle(el).backgroundColor);
+      if (c.length === 3 || c[3] > 0.5) return luminance(c);
+    }
+    return luminance(parse(getComputedStyle(document.documentElement).backgroundColor));
+  };
+  const low = [];
+  for (const el of document.querySelectorAll("body *")) {
+    if (![...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim())) continue;
+    const style = getComputedStyle(el);
+    if (style.visibility === "hidden" || !el.getClientRects().length || el.closest(".visually-hidden")) continue;
+    const fg = luminance(parse(style.color)), bg = backdrop(el);
+    const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+    const size = parseFloat(style.fontSize), bold = Number(style.fontWeight) >= 700;
+    const needed = size >= 24 || (size >= 18.6 && bold) ? 3 : 4.5;
+    if (ratio < needed) low.push([el.textContent.trim().slice(0, 40), +ratio.toFixed(2), needed]);
+  }
+  return low;
+}"""
+
+
+@pytest.mark.parametrize("width", [1100, 390])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_feed_story_and_subscriptions_text_is_readable(page, width, scheme):
+    reader = make_user("contrast")
+    make_entries(reader, make_feed(reader, title="Harbour desk"), [0.93, 0.41], recommended=True)
+    log_in(page, "contrast", "a-long-passphrase-1")
+    page.set_viewport_size({"width": width, "height": 844})
+    page.emulate_media(color_scheme=scheme)
+    for path in ("/?filter=all", "/subscriptions/", "/taste/", "/extract/"):
+        page.goto(path)
+        ready(page)
+        assert page.evaluate(LOW_CONTRAST) == [], (path, scheme)
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), (path, width)
+    page.goto("/?filter=all")
+    page.locator(".entry .title a").first.click()
+    page.wait_for_url("**/stories/**")
+    ready(page)
+    assert page.evaluate(LOW_CONTRAST) == [], ("story", scheme)
+    assert page.js_errors == []
+
+
+def test_a_new_account_is_shown_where_to_start(page):
+    page.set_viewport_size({"width": 390, "height": 844})
+    sign_up(page, "firstday")
+    expect(page.get_by_text("No feeds yet. Add one above, or import an OPML file")).to_be_visible()
+    page.get_by_role("link", name="Feed").first.click()
+    ready(page)
+    expect(page.locator(".empty")).to_contain_text("You follow no feeds yet.")
+    page.locator(".empty").get_by_role("link", name="Add a feed or a site").click()
+    page.wait_for_url("**/subscriptions/")
+    assert page.js_errors == []
+
+
+def test_on_a_phone_the_feed_list_says_which_time_is_which(page):
+    """The table's header row is hidden on a phone; each stacked cell carries its own label instead."""
+    reader = make_user("phone")
+    make_feed(reader, title="Harbour desk")
+    log_in(page, "phone", "a-long-passphrase-1")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto("/subscriptions/")
+    row = page.locator(".feeds tbody tr").first
+    shown = row.evaluate("tr => [...tr.querySelectorAll('td')].map(td => getComputedStyle(td, '::before').content)")
+    assert shown[:3] == ['"Last fetch: "', '"Next fetch: "', '"Health: "']
+    expect(row).to_contain_text("Harbour desk")
+    page.set_viewport_size({"width": 1100, "height": 900})
+    assert row.evaluate("tr => getComputedStyle(tr.querySelector('td'), '::before').content") == "none"
