@@ -57,9 +57,11 @@ class Command(BaseCommand):
         signal.signal(signal.SIGTERM, _interrupt)
         logs = None if verbose else settings.VAR_DIR / "logs"
         children = self._start_children(port, logs)
+        self._banner_shown = threading.Event()
         threading.Thread(target=self._seed_taste, daemon=True).start()
         if self._answers(port, children):
             self._banner(port, demo_port, password, logs)
+        self._banner_shown.set()
         self._wait(children)
         site.shutdown()
 
@@ -119,6 +121,7 @@ class Command(BaseCommand):
                 if all(slug in stories for slug in DEMO_TASTE):
                     for slug, value in DEMO_TASTE.items():
                         rate(user, stories[slug], value)
+                    self._banner_shown.wait(timeout)  # the banner with the address and password comes first
                     self.stdout.write("Rated six demo stories (likes space and climate, dislikes football and "
                                       "basketball) so the feed is ranked; your own ratings take over from there.")
                     return
