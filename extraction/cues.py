@@ -54,6 +54,12 @@ _DESCRIBED_WORDS = frozenset("""
     author bio img image photo picture media meta
 """.split())
 
+# Generic nouns that name a box by what it holds; glued to a furniture word they make
+# one word ("relatedposts", "commentlist", "sharebuttons", camelCase lower-cased), which
+# the split at separators does not take apart.
+_BOX_NOUNS = ("posts", "articles", "stories", "links", "list", "box", "buttons", "area", "section",
+              "container", "wrapper", "block", "items", "widget", "bar")
+
 # Ids with more words than this are slugs of headings, not component names.
 SLUG_WORDS = 3
 _SPLIT = re.compile(r"[\s_\-:./()]+")
@@ -71,7 +77,20 @@ def _words(class_name: str | None, element_id: str | None, role: str | None) -> 
     words = {w.lower() for w in _SPLIT.split(raw) if w}
     # Also keep whole class tokens, so "article-body" matches as one word.
     words.update(t.lower() for t in raw.split())
+    words.update(_compound_heads(words))
     return frozenset(words)
+
+
+def _compound_heads(words: set[str]) -> list[str]:
+    """The furniture word at the front of a compound name: "related" of "relatedposts"."""
+    heads = []
+    for word in words:
+        for noun in _BOX_NOUNS:
+            if word.endswith(noun) and len(word) > len(noun):
+                head = word[: -len(noun)]
+                if head in _STRONG_WORDS or head in _WEAK_WORDS:
+                    heads.append(head)
+    return heads
 
 
 NOT_FURNITURE, WEAK, STRONG = 0, 1, 2

@@ -253,3 +253,22 @@ def test_a_long_quote_brings_the_post_around_it_along():
             f"<blockquote>{quote}</blockquote><p>Short reply.</p></div></body></html>")
     text = extract(page).text
     assert comment in text and paragraph(0) in text and paragraph(4) in text
+
+
+@pytest.mark.parametrize("name", ["relatedposts", "relatedPosts", "sharebuttons", "commentlist"])
+def test_a_furniture_word_glued_to_a_box_noun_is_still_furniture(name):
+    # Teasers inside the story's container under a compound name ("jp-relatedposts"):
+    # split at separators only, the name held no furniture word.
+    teasers = "".join(f"<div class='item'><h4>Another story {i}</h4><p>A teaser about the new bridge, "
+                      f"its cost and the {i} lanes that the council wants to open next spring.</p></div>"
+                      for i in range(3))
+    page = (f"<html><body><nav><ul>{MENU}</ul></nav><div class='entry-content'>{story()}"
+            f"<div class='x-{name}'><h3>More</h3>{teasers}</div></div></body></html>")
+    text = extract(page).text
+    assert paragraph(0) in text and paragraph(5) in text and "new bridge" not in text
+
+
+def test_a_box_noun_alone_or_after_a_plain_word_is_no_cue():
+    page = (f"<html><body><nav><ul>{MENU}</ul></nav><div class='postlist'><div class='storybox'>{story()}</div>"
+            "</div></body></html>")
+    assert paragraph(0) in extract(page).text
