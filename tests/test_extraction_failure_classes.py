@@ -272,3 +272,20 @@ def test_a_box_noun_alone_or_after_a_plain_word_is_no_cue():
     page = (f"<html><body><nav><ul>{MENU}</ul></nav><div class='postlist'><div class='storybox'>{story()}</div>"
             "</div></body></html>")
     assert paragraph(0) in extract(page).text
+
+
+def test_a_furniture_named_word_inside_a_sentence_stays():
+    # A dateline or a date named as such, inside the first sentence: removing it broke
+    # the sentence ("KOBE – A total of..." came out as "– A total of...").
+    first = ("<p><span class='dateline'>PORTSMOUTH</span> – The harbour board met on "
+             "<span class='date'>Tuesday</span> to vote on the ferry timetable.</p>")
+    page = f"<html><body><nav><ul>{MENU}</ul></nav><article>{first}{story()}</article></body></html>"
+    text = extract(page).text
+    assert "PORTSMOUTH – The harbour board met on Tuesday to vote" in text
+
+
+def test_a_furniture_named_box_inside_the_story_still_goes():
+    page = (f"<html><body><article>{story(3)}<div class='dateline'>Updated 5 May</div>"
+            f"<span class='share'>Share this</span>{story(3)}</article></body></html>")
+    text = extract(page).text
+    assert "Updated 5 May" not in text and "Share this" not in text and paragraph(2) in text
