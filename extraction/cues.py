@@ -60,6 +60,9 @@ _DESCRIBED_WORDS = frozenset("""
 _BOX_NOUNS = ("posts", "articles", "stories", "links", "list", "box", "buttons", "area", "section",
               "container", "wrapper", "block", "items", "widget", "bar")
 
+# One match per word: a furniture word, then a box noun.
+_COMPOUND = re.compile("(%s)(?:%s)" % ("|".join(map(re.escape, _STRONG_WORDS | _WEAK_WORDS)), "|".join(_BOX_NOUNS)))
+
 # Ids with more words than this are slugs of headings, not component names.
 SLUG_WORDS = 3
 _SPLIT = re.compile(r"[\s_\-:./()]+")
@@ -83,14 +86,7 @@ def _words(class_name: str | None, element_id: str | None, role: str | None) -> 
 
 def _compound_heads(words: set[str]) -> list[str]:
     """The furniture word at the front of a compound name: "related" of "relatedposts"."""
-    heads = []
-    for word in words:
-        for noun in _BOX_NOUNS:
-            if word.endswith(noun) and len(word) > len(noun):
-                head = word[: -len(noun)]
-                if head in _STRONG_WORDS or head in _WEAK_WORDS:
-                    heads.append(head)
-    return heads
+    return [found.group(1) for word in words if (found := _COMPOUND.fullmatch(word))]
 
 
 NOT_FURNITURE, WEAK, STRONG = 0, 1, 2
