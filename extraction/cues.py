@@ -18,6 +18,7 @@ _STRONG_WORDS = frozenset("""
     breadcrumb breadcrumbs pagination pager skiplink
     share sharing sharebar socials
     related recommended recommendations popular trending mostread most-read readmore
+    mostviewed most-viewed mostpopular most-popular mostshared mostcommented
     visually-hidden sr-only screen-reader-text
     caption credit credits photo-credit image-credit copyright dateline timestamp date pubdate published updated
 """.split())

@@ -255,7 +255,7 @@ def test_a_long_quote_brings_the_post_around_it_along():
     assert comment in text and paragraph(0) in text and paragraph(4) in text
 
 
-@pytest.mark.parametrize("name", ["relatedposts", "relatedPosts", "sharebuttons", "commentlist"])
+@pytest.mark.parametrize("name", ["relatedposts", "relatedPosts", "sharebuttons", "commentlist", "mostviewed"])
 def test_a_furniture_word_glued_to_a_box_noun_is_still_furniture(name):
     # Teasers inside the story's container under a compound name ("jp-relatedposts"):
     # split at separators only, the name held no furniture word.
