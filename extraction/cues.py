@@ -33,7 +33,7 @@ _WEAK_WORDS = frozenset("""
     settings controls
     social facebook twitter whatsapp pinterest linkedin email
     tags tagcloud tag-list topics keywords paywall
-    byline author-bio bio about-author
+    byline author-bio bio about-author meta postmeta entry-meta post-meta
 """.split())
 
 # Words that name a story container; they overrule a furniture word in the same name.

@@ -289,3 +289,13 @@ def test_a_furniture_named_box_inside_the_story_still_goes():
             f"<span class='share'>Share this</span>{story(3)}</article></body></html>")
     text = extract(page).text
     assert "Updated 5 May" not in text and "Share this" not in text and paragraph(2) in text
+
+
+def test_a_post_meta_box_after_the_story_goes():
+    # The date, categories and author line of a blog post, in an "entry-meta" box
+    # inside the post's container.
+    meta = ("<div class='entry-meta'>Posted on 5 May in Harbour news, Ferries by the editor of "
+            "this small blog about the island</div>")
+    page = f"<html><body><nav><ul>{MENU}</ul></nav><div class='post'>{story()}{meta}</div></body></html>"
+    text = extract(page).text
+    assert paragraph(5) in text and "Posted on" not in text
