@@ -61,8 +61,9 @@ _DESCRIBED_WORDS = frozenset("""
 _BOX_NOUNS = ("posts", "articles", "stories", "links", "list", "box", "buttons", "area", "section",
               "container", "wrapper", "block", "items", "widget", "bar")
 
-# One match per word: a furniture word, then a box noun.
-_COMPOUND = re.compile("(%s)(?:%s)" % ("|".join(map(re.escape, _STRONG_WORDS | _WEAK_WORDS)), "|".join(_BOX_NOUNS)))
+# A furniture word glued to a box noun, as a whole word of a name.
+_COMPOUND = re.compile(r"(?<![^\s_\-:./()])(%s)(?:%s)(?![^\s_\-:./()])"
+                       % ("|".join(map(re.escape, _STRONG_WORDS | _WEAK_WORDS)), "|".join(_BOX_NOUNS)))
 
 # Ids with more words than this are slugs of headings, not component names.
 SLUG_WORDS = 3
@@ -78,16 +79,13 @@ def _words(class_name: str | None, element_id: str | None, role: str | None) -> 
     if element_id and len(_SPLIT.split(element_id)) > SLUG_WORDS:
         element_id = None
     raw = " ".join(filter(None, (class_name, element_id, role)))
-    words = {w.lower() for w in _SPLIT.split(raw) if w}
-    # Also keep whole class tokens, so "article-body" matches as one word.
-    words.update(t.lower() for t in raw.split())
-    words.update(_compound_heads(words))
+    raw = raw.lower()
+    words = {w for w in _SPLIT.split(raw) if w}
+    # Also keep whole class tokens, so "article-body" matches as one word, and the
+    # furniture word at the front of a compound: "related" of "relatedposts".
+    words.update(raw.split())
+    words.update(_COMPOUND.findall(raw))
     return frozenset(words)
-
-
-def _compound_heads(words: set[str]) -> list[str]:
-    """The furniture word at the front of a compound name: "related" of "relatedposts"."""
-    return [found.group(1) for word in words if (found := _COMPOUND.fullmatch(word))]
 
 
 NOT_FURNITURE, WEAK, STRONG = 0, 1, 2
