@@ -34,6 +34,7 @@ _WEAK_WORDS = frozenset("""
     social facebook twitter whatsapp pinterest linkedin email
     tags tagcloud tag-list topics keywords paywall
     byline author-bio bio about-author meta postmeta entry-meta post-meta
+    authorbox author-box author-info authorinfo about-the-author author-details
 """.split())
 
 # Words that name a story container; they overrule a furniture word in the same name.

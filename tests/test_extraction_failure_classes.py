@@ -299,3 +299,13 @@ def test_a_post_meta_box_after_the_story_goes():
     page = f"<html><body><nav><ul>{MENU}</ul></nav><div class='post'>{story()}{meta}</div></body></html>"
     text = extract(page).text
     assert paragraph(5) in text and "Posted on" not in text
+
+
+def test_an_author_box_beside_the_story_goes():
+    # The author's bio in a box of its own inside the post's container, printed before
+    # the story: it used to open the output and to stop the search for the lead above it.
+    bio = ("<div class='author-box'><p>Jane Doe writes about the harbour, the ferries and the island's "
+           "roads for this paper, and has done so since the winter of the great storm.</p></div>")
+    page = f"<html><body><nav><ul>{MENU}</ul></nav><div class='post'>{bio}{story()}</div></body></html>"
+    text = extract(page).text
+    assert paragraph(0) in text and "Jane Doe" not in text
