@@ -14,6 +14,7 @@ STRONG_TAGS = frozenset(("nav", "aside", "footer", "menu", "dialog"))
 _STRONG_WORDS = frozenset("""
     modal popup overlay cookie cookies consent gdpr
     comment comments disqus respond replies discussion
+    kommentar kommentare comentario comentarios commentaire commentaires commento commenti komentarze reacties
     newsletter subscribe subscription signup sign-up login register
     breadcrumb breadcrumbs pagination pager skiplink
     share sharing sharebar socials

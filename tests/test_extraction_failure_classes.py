@@ -309,3 +309,14 @@ def test_an_author_box_beside_the_story_goes():
     page = f"<html><body><nav><ul>{MENU}</ul></nav><div class='post'>{bio}{story()}</div></body></html>"
     text = extract(page).text
     assert paragraph(0) in text and "Jane Doe" not in text
+
+
+@pytest.mark.parametrize("name", ["kommentare", "comentarios", "commentaires"])
+def test_a_comment_section_named_in_the_page_language_goes(name):
+    comments = "".join(f"<p>Reader {i}: we think the later crossing is long overdue and thank the board.</p>"
+                       for i in range(2))
+    # The thread sits in the story's own container, after its paragraphs.
+    page = (f"<html><body><nav><ul>{MENU}</ul></nav><div class='post'>{story()}"
+            f"<section class='{name}'><p>Keine Kommentare</p>{comments}</section></div></body></html>")
+    text = extract(page).text
+    assert paragraph(5) in text and "Reader 1" not in text and "Keine Kommentare" not in text
