@@ -257,6 +257,7 @@ def test_a_long_quote_brings_the_post_around_it_along():
 
 @pytest.mark.parametrize("name", ["relatedposts", "relatedPosts", "sharebuttons", "commentlist", "mostviewed"])
 def test_a_furniture_word_glued_to_a_box_noun_is_still_furniture(name):
+    # ("mostviewed": the vocabulary had only "most read" for such boxes.)
     # Teasers inside the story's container under a compound name ("jp-relatedposts"):
     # split at separators only, the name held no furniture word.
     teasers = "".join(f"<div class='item'><h4>Another story {i}</h4><p>A teaser about the new bridge, "
