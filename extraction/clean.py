@@ -97,7 +97,7 @@ def _drop_furniture(node, blocks: dict) -> dict:
 
     Returns the blocks that remain.
     """
-    marked = {el for el in node.iterdescendants(etree.Element) if furniture_strength(el)}
+    marked = {el for el in node.iterdescendants(etree.Element) if furniture_strength(el) and not _in_sentence(el)}
     if not marked:
         return blocks
     removed = marked - set(_ancestors_within(_largest_clump(blocks), node))
@@ -110,6 +110,13 @@ def _drop_furniture(node, blocks: dict) -> dict:
             _remove(el)
     # A block that was removed, or sits in a removed element, no longer reaches ``node``.
     return {el: block for el, block in blocks.items() if _reaches(el, node)}
+
+
+def _in_sentence(el) -> bool:
+    """Whether ``el`` is a word or two inside a sentence that goes on after it: a
+    dateline ("<span class='dateline'>KOBE</span> – A total of..."), a date in a
+    sentence. Removing it would break the sentence; a box of furniture is no such."""
+    return el.tag in INLINE_TAGS and bool(el.tail and el.tail.strip())
 
 
 def _prose_outside(blocks: dict, removed: set, node) -> bool:

@@ -14,10 +14,12 @@ STRONG_TAGS = frozenset(("nav", "aside", "footer", "menu", "dialog"))
 _STRONG_WORDS = frozenset("""
     modal popup overlay cookie cookies consent gdpr
     comment comments disqus respond replies discussion
+    kommentar kommentare comentario comentarios commentaire commentaires commento commenti komentarze reacties
     newsletter subscribe subscription signup sign-up login register
     breadcrumb breadcrumbs pagination pager skiplink
     share sharing sharebar socials
     related recommended recommendations popular trending mostread most-read readmore
+    mostviewed most-viewed mostpopular most-popular mostshared mostcommented
     visually-hidden sr-only screen-reader-text
     caption credit credits photo-credit image-credit copyright dateline timestamp date pubdate published updated
 """.split())
@@ -32,7 +34,8 @@ _WEAK_WORDS = frozenset("""
     settings controls
     social facebook twitter whatsapp pinterest linkedin email
     tags tagcloud tag-list topics keywords paywall
-    byline author-bio bio about-author
+    byline author-bio bio about-author meta postmeta entry-meta post-meta
+    authorbox author-box author-info authorinfo about-the-author author-details
 """.split())
 
 # Words that name a story container; they overrule a furniture word in the same name.
@@ -54,6 +57,16 @@ _DESCRIBED_WORDS = frozenset("""
     author bio img image photo picture media meta
 """.split())
 
+# Generic nouns that name a box by what it holds; glued to a furniture word they make
+# one word ("relatedposts", "commentlist", "sharebuttons", camelCase lower-cased), which
+# the split at separators does not take apart.
+_BOX_NOUNS = ("posts", "articles", "stories", "links", "list", "box", "buttons", "area", "section",
+              "container", "wrapper", "block", "items", "widget", "bar")
+
+# A furniture word glued to a box noun, as a whole word of a name.
+_COMPOUND = re.compile(r"(?<![^\s_\-:./()])(%s)(?:%s)(?![^\s_\-:./()])"
+                       % ("|".join(map(re.escape, _STRONG_WORDS | _WEAK_WORDS)), "|".join(_BOX_NOUNS)))
+
 # Ids with more words than this are slugs of headings, not component names.
 SLUG_WORDS = 3
 _SPLIT = re.compile(r"[\s_\-:./()]+")
@@ -68,9 +81,12 @@ def _words(class_name: str | None, element_id: str | None, role: str | None) -> 
     if element_id and len(_SPLIT.split(element_id)) > SLUG_WORDS:
         element_id = None
     raw = " ".join(filter(None, (class_name, element_id, role)))
-    words = {w.lower() for w in _SPLIT.split(raw) if w}
-    # Also keep whole class tokens, so "article-body" matches as one word.
-    words.update(t.lower() for t in raw.split())
+    raw = raw.lower()
+    words = {w for w in _SPLIT.split(raw) if w}
+    # Also keep whole class tokens, so "article-body" matches as one word, and the
+    # furniture word at the front of a compound: "related" of "relatedposts".
+    words.update(raw.split())
+    words.update(_COMPOUND.findall(raw))
     return frozenset(words)
 
 

@@ -253,3 +253,71 @@ def test_a_long_quote_brings_the_post_around_it_along():
             f"<blockquote>{quote}</blockquote><p>Short reply.</p></div></body></html>")
     text = extract(page).text
     assert comment in text and paragraph(0) in text and paragraph(4) in text
+
+
+@pytest.mark.parametrize("name", ["relatedposts", "relatedPosts", "sharebuttons", "commentlist", "mostviewed"])
+def test_a_furniture_word_glued_to_a_box_noun_is_still_furniture(name):
+    # ("mostviewed": the vocabulary had only "most read" for such boxes.)
+    # Teasers inside the story's container under a compound name ("jp-relatedposts"):
+    # split at separators only, the name held no furniture word.
+    teasers = "".join(f"<div class='item'><h4>Another story {i}</h4><p>A teaser about the new bridge, "
+                      f"its cost and the {i} lanes that the council wants to open next spring.</p></div>"
+                      for i in range(3))
+    page = (f"<html><body><nav><ul>{MENU}</ul></nav><div class='entry-content'>{story()}"
+            f"<div class='x-{name}'><h3>More</h3>{teasers}</div></div></body></html>")
+    text = extract(page).text
+    assert paragraph(0) in text and paragraph(5) in text and "new bridge" not in text
+
+
+def test_a_box_noun_alone_or_after_a_plain_word_is_no_cue():
+    page = (f"<html><body><nav><ul>{MENU}</ul></nav><div class='postlist'><div class='storybox'>{story()}</div>"
+            "</div></body></html>")
+    assert paragraph(0) in extract(page).text
+
+
+def test_a_furniture_named_word_inside_a_sentence_stays():
+    # A dateline or a date named as such, inside the first sentence: removing it broke
+    # the sentence ("KOBE – A total of..." came out as "– A total of...").
+    first = ("<p><span class='dateline'>PORTSMOUTH</span> – The harbour board met on "
+             "<span class='date'>Tuesday</span> to vote on the ferry timetable.</p>")
+    page = f"<html><body><nav><ul>{MENU}</ul></nav><article>{first}{story()}</article></body></html>"
+    text = extract(page).text
+    assert "PORTSMOUTH – The harbour board met on Tuesday to vote" in text
+
+
+def test_a_furniture_named_box_inside_the_story_still_goes():
+    page = (f"<html><body><article>{story(3)}<div class='dateline'>Updated 5 May</div>"
+            f"<span class='share'>Share this</span>{story(3)}</article></body></html>")
+    text = extract(page).text
+    assert "Updated 5 May" not in text and "Share this" not in text and paragraph(2) in text
+
+
+def test_a_post_meta_box_after_the_story_goes():
+    # The date, categories and author line of a blog post, in an "entry-meta" box
+    # inside the post's container.
+    meta = ("<div class='entry-meta'>Posted on 5 May in Harbour news, Ferries by the editor of "
+            "this small blog about the island</div>")
+    page = f"<html><body><nav><ul>{MENU}</ul></nav><div class='post'>{story()}{meta}</div></body></html>"
+    text = extract(page).text
+    assert paragraph(5) in text and "Posted on" not in text
+
+
+def test_an_author_box_beside_the_story_goes():
+    # The author's bio in a box of its own inside the post's container, printed before
+    # the story: it used to open the output and to stop the search for the lead above it.
+    bio = ("<div class='author-box'><p>Jane Doe writes about the harbour, the ferries and the island's "
+           "roads for this paper, and has done so since the winter of the great storm.</p></div>")
+    page = f"<html><body><nav><ul>{MENU}</ul></nav><div class='post'>{bio}{story()}</div></body></html>"
+    text = extract(page).text
+    assert paragraph(0) in text and "Jane Doe" not in text
+
+
+@pytest.mark.parametrize("name", ["kommentare", "comentarios", "commentaires"])
+def test_a_comment_section_named_in_the_page_language_goes(name):
+    comments = "".join(f"<p>Reader {i}: we think the later crossing is long overdue and thank the board.</p>"
+                       for i in range(2))
+    # The thread sits in the story's own container, after its paragraphs.
+    page = (f"<html><body><nav><ul>{MENU}</ul></nav><div class='post'>{story()}"
+            f"<section class='{name}'><p>Keine Kommentare</p>{comments}</section></div></body></html>")
+    text = extract(page).text
+    assert paragraph(5) in text and "Reader 1" not in text and "Keine Kommentare" not in text
