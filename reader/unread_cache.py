@@ -47,7 +47,9 @@ def _cached(key: str, user):
 
 
 def unread(user) -> Unread:
-    found = user.__dict__.get("_unread")  # a page asks up to three times: the nav, the side list, mark all
+    # A page asks up to three times (the nav, the side list, mark all). getattr, not __dict__: request.user is a
+    # lazy proxy, which passes attributes through to the user but keeps a __dict__ of its own.
+    found = getattr(user, "_unread", None)
     if found is not None:
         return found
     key = _keys(user.pk)[0]
@@ -80,7 +82,7 @@ def _drop(keys: list[str]) -> None:
 
 
 def forget_counts(user) -> None:
-    user.__dict__.pop("_unread", None)
+    user._unread = None
     _drop([_keys(user.pk)[0]])
 
 

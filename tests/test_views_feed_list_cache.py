@@ -63,3 +63,15 @@ def test_a_feed_page_from_the_cache_asks_only_for_its_stories(ann, client_ann):
     # The session, its user, and one query for the page's stories: no counts, no feed list, no MAX(id).
     assert len(tables) == 3, tables
     assert not any("COUNT(" in sql.upper() or "MAX(" in sql.upper() for sql in tables)
+
+
+def test_a_page_reads_the_cached_counts_once(ann, client_ann, monkeypatch):
+    from reader import unread_cache
+
+    make_entries(ann, make_feed(ann, url="https://a.example/feed", title="Alps desk"), [0.9, 0.5])
+    client_ann.get("/?filter=all")
+    reads = []
+    real = unread_cache._cached
+    monkeypatch.setattr(unread_cache, "_cached", lambda key, user: reads.append(key) or real(key, user))
+    client_ann.get("/?filter=all")
+    assert sorted(reads) == [f"feed-list:{ann.pk}", f"unread:{ann.pk}"]  # the nav, the side list and mark all share one
