@@ -62,3 +62,20 @@ def test_a_hostile_retry_after_on_a_503_is_recorded(server, allow_loopback, valu
     feed.refresh_from_db()
     assert "503" in outcome.error and feed.error_count == 1 and "503" in feed.last_error
     assert feed.next_fetch_at > feed.last_fetched_at
+
+
+@pytest.mark.django_db
+def test_lone_surrogates_in_a_json_feed_become_replacement_characters_and_the_feed_is_stored():
+    """JSON escapes can spell a lone surrogate (the fuzzer found "id": "\\ud800"); no database stores one."""
+    from reader.ingestion.parsing import parse
+
+    body = (b'{"version": "https://jsonfeed.org/version/1.1", "title": "T\\ud800", "items": ['
+            b'{"id": "\\ud800", "title": "Half \\udc00 a pair", "tags": ["x\\ud800"], "content_text": "ok \\ud83d\\ude00",'
+            b' "attachments": [{"url": "https://e.example/\\ud800.mp3", "mime_type": "audio/mpeg"}]},'
+            b'{"id": "2", "title": "Fine", "content_text": "fine"}]}')
+    feed = Feed.objects.create(url="https://e.example/feed.json")
+    feeds.store(feed, parse(body, feed.url))
+    stories = {s.guid: s for s in Story.objects.filter(feed=feed)}
+    assert set(stories) == {"\ufffd", "2"}
+    odd = stories["\ufffd"]
+    assert odd.title == "Half \ufffd a pair" and odd.tags == ["x\ufffd"] and "😀" in odd.summary_html

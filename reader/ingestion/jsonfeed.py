@@ -39,7 +39,15 @@ def _number(digits: str) -> int | float:
 
 
 def _text(value) -> str:
-    return value if isinstance(value, str) else ""
+    """A string field, or "" for any other JSON value. JSON's escapes can spell a lone surrogate ("\\ud800"),
+    which no database stores: it becomes U+FFFD, and the rest of the field is kept."""
+    if not isinstance(value, str):
+        return ""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return value
 
 
 def _list(value) -> list:
@@ -65,7 +73,7 @@ def _attachments(item: dict, url: str, notes: Notes) -> list[dict]:
         notes.add("ignored attachments that are not a list")
     found = []
     for attachment in _list(item.get("attachments")):
-        href = absolute_url(url, attachment.get("url"), notes, "attachment") if isinstance(attachment, dict) else ""
+        href = absolute_url(url, _text(attachment.get("url")), notes, "attachment") if isinstance(attachment, dict) else ""
         size = attachment.get("size_in_bytes") if href else None
         if href:
             found.append({"url": href, "type": _text(attachment.get("mime_type")),
@@ -79,6 +87,7 @@ def _entry(item: dict, url: str, notes: Notes) -> ParsedEntry:
     text = _text(item.get("content_text")) or _text(item.get("summary"))
     html = _text(item.get("content_html")) or "".join(f"<p>{escape(p)}</p>" for p in text.split("\n\n") if p.strip())
     raw_id = item.get("id")
+    raw_id = _text(raw_id) if isinstance(raw_id, str) else raw_id
     guid = str(raw_id) if isinstance(raw_id, (str, int, float)) and str(raw_id) else (link or digest(title + html))
     image = _text(item.get("image")) or _text(item.get("banner_image"))
     return ParsedEntry(
@@ -87,7 +96,7 @@ def _entry(item: dict, url: str, notes: Notes) -> ParsedEntry:
         title=title,
         author=_author(item),
         published=_date(item.get("date_published"), notes) or _date(item.get("date_modified"), notes),
-        tags=[t for t in _list(item.get("tags")) if isinstance(t, str)],
+        tags=[_text(t) for t in _list(item.get("tags")) if isinstance(t, str)],
         content_html=clean_html(html, link or url),
         enclosures=_attachments(item, url, notes),
         thumbnail=absolute_url(url, image, notes, "image"),

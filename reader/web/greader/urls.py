@@ -34,5 +34,5 @@ urlpatterns = [
     re_path(API + r"subscription/quickadd/?$", views_subscriptions.quickadd, name="greader_quickadd"),
     re_path(API + r"rename-tag/?$", views_subscriptions.rename_tag, name="greader_rename_tag"),
     re_path(API + r"disable-tag/?$", views_subscriptions.disable_tag, name="greader_disable_tag"),
-    re_path(API + r".*$", unknown),
+    re_path(API + r".*$", unknown, name="greader_unknown"),
 ]
