@@ -30,11 +30,7 @@ def _shown_key(user_id: int) -> str:
 def shown_on_pages(user_id: int) -> bool:
     """Whether the feed and story pages load the signal script: cached, as the feed page asks on every draw.
     Another process's copy may be a minute stale; a stale yes only sends signals that record() refuses."""
-    on = cache.get(_shown_key(user_id))
-    if on is None:
-        on = enabled(user_id)
-        cache.set(_shown_key(user_id), on, SHOWN_TTL)
-    return on
+    return cache.get_or_set(_shown_key(user_id), lambda: enabled(user_id), SHOWN_TTL)
 
 
 def set_enabled(user_id: int, on: bool) -> None:
