@@ -104,9 +104,10 @@ def populate() -> None:
             cur.execute(f'ALTER TABLE reader_entry DROP CONSTRAINT "{name}"')
         for name, _ in indexes:
             cur.execute(f'DROP INDEX IF EXISTS "{name}"')
-        cur.execute("INSERT INTO reader_entry (user_id, story_id, score, recommended, reasons, read, saved, created_at) "
-                    "SELECT s.user_id, st.id, random(), random() < 0.7, '[]'::jsonb, random() < 0.3, "
-                    "random() < 0.02, now() FROM reader_subscription s JOIN reader_story st ON st.feed_id = s.feed_id")
+        cur.execute("INSERT INTO reader_entry (user_id, story_id, feed_id, score, recommended, reasons, read, saved, "
+                    "created_at) SELECT s.user_id, st.id, st.feed_id, random(), random() < 0.7, '[]'::jsonb, "
+                    "random() < 0.3, random() < 0.02, now() "
+                    "FROM reader_subscription s JOIN reader_story st ON st.feed_id = s.feed_id")
         cur.execute("SET maintenance_work_mem = '256MB'")
         for name, definition in constraints:
             cur.execute(f'ALTER TABLE reader_entry ADD CONSTRAINT "{name}" {definition}')

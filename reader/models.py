@@ -161,11 +161,28 @@ class Rating(models.Model):
         return self.value == self.GOOD
 
 
+class EntryQuerySet(models.QuerySet):
+    def bulk_create(self, objs, *args, **kwargs):
+        objs = list(objs)
+        missing = {entry.story_id for entry in objs if entry.feed_id is None}
+        if missing:
+            feeds = dict(Story.objects.filter(id__in=missing).values_list("id", "feed_id"))
+            for entry in objs:
+                if entry.feed_id is None:
+                    entry.feed_id = feeds.get(entry.story_id)
+        return super().bulk_create(objs, *args, **kwargs)
+
+
 class Entry(models.Model):
-    """A story as it appears in one user's feed: the model's score, read and saved marks."""
+    """A story as it appears in one user's feed: the model's score, read and saved marks.
+
+    The story's feed is kept on the entry too, so that counting a user's unread stories by feed reads one index
+    and never joins their stories (reader/unread_cache.py). A story never moves to another feed, so the copy cannot
+    go stale; it is filled from the story whenever an entry is made without it (save and bulk_create)."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="entries")
     story = models.ForeignKey(Story, on_delete=models.CASCADE, related_name="entries")
+    feed = models.ForeignKey(Feed, on_delete=models.CASCADE, related_name="+", db_index=False)
     score = models.FloatField(default=0.5)
     recommended = models.BooleanField(default=False)  # until the model has a reason to recommend it
     reasons = models.JSONField(default=list, blank=True)
@@ -180,8 +197,16 @@ class Entry(models.Model):
             models.Index(fields=["user", "recommended", "-score", "-id"], name="entry_recommended"),
             models.Index(fields=["user", "read", "-score", "-id"], name="entry_unread"),
             models.Index(fields=["user", "saved", "-score", "-id"], name="entry_saved"),
+            models.Index(fields=["user", "read", "feed", "id"], name="entry_unread_by_feed"),
         ]
         verbose_name_plural = "entries"
+
+    objects = EntryQuerySet.as_manager()
+
+    def save(self, *args, **kwargs):
+        if self.feed_id is None and self.story_id is not None:
+            self.feed_id = self.story.feed_id
+        super().save(*args, **kwargs)
 
 
 class Preferences(models.Model):

@@ -116,8 +116,8 @@ def follow(user, wanted: dict[str, tuple[str, str]], bodies: dict | None = None)
              for u, (folder, label) in wanted.items() if found.feed_ids[u] not in found.already],
             ignore_conflicts=True)
         joined = [i for i in found.feed_ids.values() if i not in found.already]
-        Entry.objects.bulk_create([Entry(user=user, story_id=sid) for sid in
-                                   Story.objects.filter(feed_id__in=joined).values_list("id", flat=True)],
+        Entry.objects.bulk_create([Entry(user=user, story_id=sid, feed_id=fid) for sid, fid in
+                                   Story.objects.filter(feed_id__in=joined).values_list("id", "feed_id")],
                                   ignore_conflicts=True)
         if joined:  # the feeds' stories scored for them, and the new feeds are ones they chose
             unread_cache.forget([user.id])  # bulk writes send no signals
@@ -143,6 +143,6 @@ def unsubscribe(subscription: Subscription) -> None:
     """The feed leaves the user's list, with its unrated entries. The stories stay (other readers may follow the
     feed, and ratings keep teaching the model)."""
     rated = Rating.objects.filter(user_id=subscription.user_id).values("story_id")
-    (Entry.objects.filter(user_id=subscription.user_id, story__feed_id=subscription.feed_id)
+    (Entry.objects.filter(user_id=subscription.user_id, feed_id=subscription.feed_id)
      .exclude(story_id__in=rated).delete())
     subscription.delete()

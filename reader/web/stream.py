@@ -8,9 +8,10 @@ the order of the story indexes (published; feed, -published). No OFFSET: deep pa
 
 A view can be narrowed to one of the user's feeds or folders, and to the stories holding some words (a `Scope`).
 
-The feed page is the page people load most, so a page is one hand-written query (entries, their stories and
-feeds, and the user's ratings, joined) read into plain rows: building it with the ORM and model instances
-cost several times the query itself.
+The feed page is the page people load most, so a page is one hand-written query (entries, their stories and the
+user's ratings, joined) read into plain rows: building it with the ORM and model instances cost several times the
+query itself. Feeds are named from the user's cached feed list (reader/unread_cache.py), which the page shows
+anyway, rather than by two more joins.
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from datetime import datetime, timedelta, timezone
 from django.db import connection
 from django.utils.dateparse import parse_datetime
 
+from .. import unread_cache
 from ..models import Entry, Feed, Rating, Story, Subscription
 from . import search
 
@@ -131,9 +133,9 @@ class Item:
         return (self.published, self.story_id) if sort == "newest" else (self.score, self.published, self.entry_id)
 
     @classmethod
-    def from_row(cls, row) -> Item:
+    def from_row(cls, row, feed_names: dict[int, str]) -> Item:
         (entry_id, story_id, score, recommended, read, saved, reasons, rating, title, url, author, published,
-         snippet, status, feed_id, feed_title, feed_url) = row
+         snippet, status, feed_id) = row
         if isinstance(reasons, str):  # JSON arrives as text (Django leaves decoding to the field)
             reasons = json.loads(reasons)
         if isinstance(published, str):
@@ -141,17 +143,14 @@ class Item:
         if published.tzinfo is None:  # SQLite keeps datetimes naive, in UTC
             published = published.replace(tzinfo=timezone.utc)
         return cls(entry_id, story_id, score, bool(recommended), bool(read), bool(saved), reasons, rating, title,
-                   url, author, published, snippet, status, feed_id, feed_title or feed_url)
+                   url, author, published, snippet, status, feed_id, feed_names[feed_id])
 
 
 _SELECT = f"""
 SELECT e.id, e.story_id, e.score, e.recommended, e.read, e.saved, e.reasons, r.value,
-       s.title, s.url, s.author, s.published, s.snippet, s.extraction_status, s.feed_id,
-       COALESCE(NULLIF(sub.title, ''), f.title), f.url
+       s.title, s.url, s.author, s.published, s.snippet, s.extraction_status, e.feed_id
 FROM {Entry._meta.db_table} e
 JOIN {Story._meta.db_table} s ON s.id = e.story_id
-JOIN {Feed._meta.db_table} f ON f.id = s.feed_id
-LEFT JOIN {Subscription._meta.db_table} sub ON sub.user_id = e.user_id AND sub.feed_id = s.feed_id
 LEFT JOIN {Rating._meta.db_table} r ON r.user_id = e.user_id AND r.story_id = e.story_id
 WHERE e.user_id = %s"""
 _ORDER_COLUMNS = {"score": ("e.score", "s.published", "e.id"), "newest": ("s.published", "s.id")}
@@ -165,10 +164,10 @@ def scope_sql(user_id: int, scope: Scope) -> tuple[list[str], list]:
         sql.append(f"AND e.{column} = %s")
         params.append(value)
     if scope.feed_id is not None:
-        sql.append("AND s.feed_id = %s")
+        sql.append("AND e.feed_id = %s")
         params.append(scope.feed_id)
     if scope.folder is not None:
-        sql.append(f"AND s.feed_id IN (SELECT feed_id FROM {Subscription._meta.db_table} "
+        sql.append(f"AND e.feed_id IN (SELECT feed_id FROM {Subscription._meta.db_table} "
                    "WHERE user_id = %s AND folder = %s)")
         params += [user_id, scope.folder]
     if scope.search:
@@ -193,10 +192,20 @@ def _after(columns: tuple[str, ...], start: tuple, ahead: bool) -> tuple[str, li
     return f"AND ({condition}) AND {columns[0]} {bound} %s", [*params, values[0]]
 
 
-def _items(user_id: int, scope: Scope, start: tuple | None, limit: int, ahead: bool = False) -> list[Item]:
+def feed_names(user, feed_ids: set[int]) -> dict[int, str]:
+    """What each feed is called for this user: from their cached feed list, or for a feed they no longer follow
+    (whose rated stories stay) its own title, else its address."""
+    names = {feed_id: name for _, feed_id, name in unread_cache.feed_list(user)}
+    missing = feed_ids - names.keys()
+    if missing:
+        names.update((feed.id, str(feed)) for feed in Feed.objects.filter(id__in=missing).only("title", "url"))
+    return names
+
+
+def _items(user, scope: Scope, start: tuple | None, limit: int, ahead: bool = False) -> list[Item]:
     """Up to `limit` items after `start` in the scope's order, or with `ahead` the ones before it, nearest first."""
-    conditions, scope_params = scope_sql(user_id, scope)
-    sql, params = [_SELECT, *conditions], [user_id, *scope_params]
+    conditions, scope_params = scope_sql(user.pk, scope)
+    sql, params = [_SELECT, *conditions], [user.pk, *scope_params]
     columns = _ORDER_COLUMNS[scope.sort]
     if start is not None:
         condition, values = _after(columns, start, ahead)
@@ -208,7 +217,9 @@ def _items(user_id: int, scope: Scope, start: tuple | None, limit: int, ahead: b
     params.append(limit)
     with connection.cursor() as cursor:
         cursor.execute("\n".join(sql), params)
-        return [Item.from_row(row) for row in cursor.fetchall()]
+        rows = cursor.fetchall()
+    names = feed_names(user, {row[-1] for row in rows})
+    return [Item.from_row(row, names) for row in rows]
 
 
 @dataclass
@@ -219,21 +230,20 @@ class Page:
 
 def page(user, filter_name: str = DEFAULT_FILTER, cursor: str | None = None, size: int | None = None,
          scope: Scope | None = None) -> Page:
-    """One page of the user's (a User or its id) feed: in the scope if given, else by score in the filter.
+    """One page of the user's feed: in the scope if given, else by score in the filter.
 
     KeyError for an unknown filter."""
     scope = scope or Scope(filter_name)
     size = size or PAGE_SIZE
-    user_id = user if isinstance(user, int) else user.pk
-    rows = _items(user_id, scope, decode_cursor(cursor, scope.sort) if cursor else None, size + 1)
+    rows = _items(user, scope, decode_cursor(cursor, scope.sort) if cursor else None, size + 1)
     shown = rows[:size]
     return Page(shown, encode_cursor(*shown[-1].key(scope.sort)) if len(rows) > size else None)
 
 
-def neighbours(entry: Entry, scope: Scope) -> tuple[Item | None, Item | None]:
-    """The items shown just before and just after this entry in the given view."""
+def neighbours(user, entry: Entry, scope: Scope) -> tuple[Item | None, Item | None]:
+    """The items shown just before and just after this entry of the user's in the given view."""
     story = entry.story
     start = (story.published, story.id) if scope.sort == "newest" else (entry.score, story.published, entry.id)
-    previous = _items(entry.user_id, scope, start, 1, ahead=True)
-    following = _items(entry.user_id, scope, start, 1)
+    previous = _items(user, scope, start, 1, ahead=True)
+    following = _items(user, scope, start, 1)
     return (previous[0] if previous else None, following[0] if following else None)

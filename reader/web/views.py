@@ -37,11 +37,6 @@ def article_html(story, source: str) -> tuple[str, str]:
     return which, clean_feed_html(html)
 
 
-def web_url(url: str) -> str:
-    """The address if it is an http(s) one; feeds can carry javascript: or data: links."""
-    return url if url.lower().startswith(("http://", "https://")) else ""
-
-
 @login_required
 @require_POST
 def rate(request, story_id):

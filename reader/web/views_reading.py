@@ -15,7 +15,8 @@ from .. import unread_cache
 from ..models import Entry, Rating
 from ..ranking import implicit
 from . import reading, stream
-from .views import article_html, safe_next, web_url
+from .jinja import web_url
+from .views import article_html, safe_next
 
 FILTER_LABELS = {"recommended": "Recommended", "all": "All", "unread": "Unread", "saved": "Saved"}
 SORT_LABELS = {"score": "By score", "newest": "Newest first"}
@@ -71,7 +72,7 @@ def home(request):
 def story(request, story_id):
     entry = get_object_or_404(Entry.objects.select_related("story__feed"), user=request.user, story_id=story_id)
     scope = scope_from(request.GET)
-    previous, following = stream.neighbours(entry, scope)
+    previous, following = stream.neighbours(request.user, entry, scope)
     which, html = article_html(entry.story, request.GET.get("source", ""))
     rating = Rating.objects.filter(user=request.user, story_id=story_id).values_list("value", flat=True).first()
     return render(request, "reader/story.html", {

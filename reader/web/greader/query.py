@@ -60,11 +60,11 @@ def _in_stream(user, stream: Stream) -> Q:
     if stream.kind == "none":
         return Q(pk__in=[])
     if stream.kind == "folder":
-        return Q(story__feed_id__in=Subscription.objects.filter(user=user, folder=stream.folder).values("feed_id"))
+        return Q(feed_id__in=Subscription.objects.filter(user=user, folder=stream.folder).values("feed_id"))
     if stream.kind == "feed" and stream.feed_id is not None:
-        return Q(story__feed_id=stream.feed_id)
+        return Q(feed_id=stream.feed_id)
     if stream.kind == "feed":
-        return Q(story__feed_id__in=Subscription.objects.filter(user=user, feed__url=stream.feed_url)
+        return Q(feed_id__in=Subscription.objects.filter(user=user, feed__url=stream.feed_url)
                  .values("feed_id"))
     return KINDS[stream.kind]
 

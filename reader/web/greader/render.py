@@ -4,7 +4,8 @@ from __future__ import annotations
 from datetime import datetime
 
 from ...models import Entry
-from ..views import article_html, web_url
+from ..jinja import web_url
+from ..views import article_html
 from . import ids
 
 CHUNK = 500  # story ids per query: far below every database's bound on parameters

@@ -46,7 +46,7 @@ def unread_count(request, caller, params):
     newest unread story."""
     user = caller.user
     counts = unread_cache.unread(user).by_feed  # the cached counts the pages show
-    newest = dict(Entry.objects.filter(user=user, read=False).values_list("story__feed_id")
+    newest = dict(Entry.objects.filter(user=user, read=False).values_list("feed_id")
                   .annotate(newest=Max("created_at")).order_by())
     rows, folders = [], {}
     for sub in _subscriptions(user):

@@ -59,15 +59,16 @@ export async function toggleSave(actions) {
 }
 
 export function install() {
+  // The buttons submit the page's one action form (actions.html): the button pressed says which story and what.
   document.addEventListener("submit", (event) => {
-    const form = event.target;
-    const actions = form.closest(".actions");
+    const button = event.submitter;
+    const actions = button?.closest(".actions");
     if (!actions) return;
     event.preventDefault();
-    if (form.classList.contains("rate")) {
-      const button = event.submitter ?? form.querySelector("button");
+    const group = button.parentElement.classList;
+    if (group.contains("rate")) {
       rate(actions, button.dataset.rating);
-    } else if (form.classList.contains("read")) {
+    } else if (group.contains("mark-read")) {
       toggleRead(actions);
     } else {
       toggleSave(actions);

@@ -18,7 +18,7 @@ function showRead(storyId, read) {
   for (const holder of document.querySelectorAll(`.entry[data-story="${storyId}"], article.story[data-story="${storyId}"]`)) {
     holder.classList.toggle("read", read);
     holder.dataset.read = String(read);
-    const button = holder.querySelector("form.read button");
+    const button = holder.querySelector(".mark-read button");
     if (button) {
       button.value = String(!read);
       button.dataset.read = String(read);
