@@ -26,7 +26,7 @@ from lxml import etree
 from ..article import ExtractionError
 from ..blocks import PARAGRAPH_CHARS, Block, text_blocks
 from ..clean import drop_hidden
-from ..cues import STRONG, WEAK, furniture_strength, lead_named
+from ..cues import STRONG, WEAK, furniture_strength, describes_other, lead_named
 from ..tags import INLINE_TAGS, INVISIBLE_TAGS
 
 HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
@@ -55,6 +55,10 @@ MERGE_LEVELS = 3
 # only half that share: pages split one story body into repeated containers around an
 # ad or a photo ("story-body story-body-1", "story-body story-body-2").
 KIN_DISCOUNT = 0.5
+# How far above the story's first paragraph the box may be that holds it and its headline.
+HEADLINE_LEVELS = 7
+# How far above a paragraph a box around a picture makes it a caption.
+CAPTION_LEVELS = 4
 # Boxes of one kind, each under a linked heading, that make a page of posts.
 POSTS = 3
 
@@ -325,6 +329,47 @@ class Scores:
             return None
         return None
 
+    def headline_lead(self, el):
+        """The story's lead printed between its headline and ``el``, whatever its name:
+        the first paragraph of unlinked prose after the last ``<h1>`` before ``el``, in a
+        box that holds both within ``HEADLINE_LEVELS`` of the story's first paragraph.
+        Bylines, dates, links and furniture are passed over, and so are captions, which
+        often stand between a lead and the body."""
+        first = next((node for node in el.iter() if node in self.blocks), None)
+        if first is None:
+            return None
+        top = first
+        for _ in range(HEADLINE_LEVELS):
+            up = top.getparent()
+            if up is None or up.tag == "body":
+                break
+            top = up
+        around = {first, *first.iterancestors()}
+        headline = lead = None
+        for member in top.iter():
+            if member is first:
+                return lead if headline is not None else None
+            if member.tag == "h1":
+                headline, lead = member, None
+            elif headline is not None and lead is None and member not in around and self._lead_paragraph(member):
+                lead = member
+        return None
+
+    def _lead_paragraph(self, el) -> bool:
+        """A paragraph of prose without links that is not a heading, furniture or a caption."""
+        block = self.blocks.get(el)
+        if block is None or el.tag in HEADING_TAGS or self.values[el] <= 0 \
+                or block.link_chars or block.chars < PARAGRAPH_CHARS:
+            return False
+        box = el
+        for _ in range(CAPTION_LEVELS):
+            if box is None:
+                break
+            if box.tag in ("figure", "figcaption") or describes_other(box):
+                return False
+            box = box.getparent()
+        return True
+
     def _prose(self, el) -> int:
         """Unlinked text of ``el``'s own block and of its children's."""
         found = (self.blocks.get(child) for child in (el, *el))
@@ -419,6 +464,8 @@ def find_article_and_blocks(doc):
     if leads:
         return _wrap(best, leads), None
     lead = scores.outer_lead(best)
+    if lead is None:
+        lead = scores.headline_lead(best)
     if lead is not None:
         return _wrap_lead(best, lead), None
     return best, scores.blocks_below(best)
