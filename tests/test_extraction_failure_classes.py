@@ -352,3 +352,27 @@ def test_no_lead_is_taken_from_above_the_headline():
             f"<div class='body'>{story()}</div></div></body></html>")
     text = extract(page).text
     assert paragraph(0) in text and paragraph(40) not in text
+
+
+def test_a_comment_thread_longer_than_the_post_is_still_comments():
+    # One reader wrote four times the post's length: the thread holds the page's largest
+    # clump of prose, yet a list of comments is no wrapper of the page.
+    long_comment = "".join(f"<p>{paragraph(60 + i)}</p>" for i in range(24))
+    comments = f"<li class='comment'><p>Reader 3 writes:</p>{long_comment}</li>" + "".join(
+        f"<li class='comment'><p>Reader {i} writes:</p><p>{paragraph(50 + i)}</p></li>" for i in range(4, 9))
+    page = (f"<html><body><nav><ul>{MENU}</ul></nav><div class='post'><h1>Later ferry</h1>{story()}</div>"
+            f"<ol class='commentlist'>{comments}</ol></body></html>")
+    text = extract(page).text
+    assert paragraph(0) in text and paragraph(5) in text and "Reader 3 writes" not in text
+
+
+def test_a_story_nested_in_a_list_of_links_left_open_is_still_found():
+    # A list of links left open, named as furniture: one item holds the story, the others
+    # a link each. It is no thread of comments.
+    # Prose outside it (a notice, teasers) keeps it from passing as the page's wrapper.
+    notice = "<div class='notice'>" + "".join(f"<p>{paragraph(20 + i, 2)}</p>" for i in range(2)) + "</div>"
+    notice += "".join(f"<div class='teaser'><p>{sentence(30 + i)}</p></div>" for i in range(4))
+    page = (f"<html><body>{notice}<ul class='related'>{MENU}<li class='menu-item'><div class='sub-menu'><main>"
+            f"<article><h1>Ferry timetable</h1>{story()}</article></main></body></html>")
+    text = extract(page).text
+    assert paragraph(0) in text and paragraph(5) in text

@@ -162,6 +162,12 @@ class Scores:
             # nests the whole page inside a <nav> or a "menu". A browser still shows the
             # story, so the names are not believed.
             values = undiscounted
+            # But a list of several items of prose is no menu left open: a comment thread
+            # far longer than the post it follows is still comments.
+            prose = skeleton.sums({el: value for el, value in values.items() if value > 0})
+            threads = skeleton.inside(lambda n: n.tag in LIST_TAGS and self.furniture.get(n) == STRONG
+                                      and sum(prose.get(item, 0.0) > 0 for item in n) >= POSTS)
+            values = {el: (0.0 if value > 0 and el in threads else value) for el, value in values.items()}
         clumps = {el: clump_value(value) for el, value in _pool(values, skeleton.parent).items()}
         # A link list counts against its own container, not against every box above it:
         # links inside a story (show notes, sources) must not sink it below one of its
