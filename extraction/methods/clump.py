@@ -350,15 +350,26 @@ class Scores:
             if up is None or up.tag == "body":
                 break
             top = up
-        around = {first, *first.iterancestors()}
-        headline = lead = None
-        for member in top.iter():
+        # The headline first, through a walk lxml filters by tag, so that only the box
+        # holding the headline and the story is walked element by element.
+        headline = None
+        for member in top.iter("h1", first.tag):
             if member is first:
-                return lead if headline is not None else None
+                break
             if member.tag == "h1":
-                headline, lead = member, None
-            elif headline is not None and lead is None and member not in around and self._lead_paragraph(member):
-                lead = member
+                headline = member
+        if headline is None:
+            return None
+        around = {first, *first.iterancestors()}
+        common = next(box for box in headline.iterancestors() if box in around)
+        after = False
+        for member in common.iter():
+            if member is first:
+                return None
+            if member is headline:
+                after = True
+            elif after and member not in around and self._lead_paragraph(member):
+                return member
         return None
 
     def _lead_paragraph(self, el) -> bool:
