@@ -13,7 +13,8 @@
 5. The top-scoring element is narrowed to the child holding its largest clump while no
    other child (nor its own paragraphs) holds a comparable one; then siblings holding a
    comparable clump are merged in, for stories split over several containers, or else a
-   lead paragraph named as such beside it.
+   lead paragraph named as such beside it, or else the first paragraph under the
+   story's headline.
 
 docs/extraction.md walks through it with the reasons and the numbers.
 """
