@@ -27,7 +27,7 @@ from lxml import etree
 from ..article import ExtractionError
 from ..blocks import PARAGRAPH_CHARS, Block, text_blocks
 from ..clean import drop_hidden
-from ..cues import STRONG, WEAK, furniture_strength, describes_other, lead_named
+from ..cues import STRONG, WEAK, describes_other, furniture_strength, lead_named
 from ..tags import INLINE_TAGS, INVISIBLE_TAGS
 
 HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
