@@ -51,10 +51,11 @@ _LEAD_WORDS = frozenset("""
     chapo teaser
 """.split())
 
-# A lead-named box that also names one of these describes it, not the story: an author's
-# bio ("author-description"), an image's caption ("img_description"), the page's meta text.
+# A box that names one of these describes it, not the story, whatever else its name says:
+# an author's bio ("author-description"), an image's caption ("img_description",
+# "article-image"), the page's meta text.
 _DESCRIBED_WORDS = frozenset("""
-    author bio img image photo picture media meta
+    author bio img image images photo picture media figure video meta
 """.split())
 
 # Generic nouns that name a box by what it holds; glued to a furniture word they make
@@ -137,3 +138,9 @@ def lead_named(el) -> bool:
     """Whether the class or id names the story's lead paragraph."""
     words = _words(el.get("class"), el.get("id"), None)
     return not _LEAD_WORDS.isdisjoint(words) and _DESCRIBED_WORDS.isdisjoint(words)
+
+
+def describes_other(el) -> bool:
+    """Whether the class or id names a box that describes something beside the story:
+    an author, a picture, the page."""
+    return not _DESCRIBED_WORDS.isdisjoint(_words(el.get("class"), el.get("id"), None))

@@ -65,7 +65,7 @@ def _json_ld(scripts) -> list[dict]:
             continue
         try:
             data = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):  # nesting deeper than the parser's stack
             continue
         stack = [data]
         while stack:

@@ -28,6 +28,10 @@ BAD_INPUTS = {
     "nul bytes": b"<p>a\x00b</p>" * 10,
     "unclosed tags": b"<div><p><b><i>" * 500 + b"text",
     "only tags": b"<html><head></head><body><div></div></body></html>",
+    # JSON nested deeper than Python's parser goes raised RecursionError while the
+    # author or date was looked for in it.
+    "deep json-ld": (b"<html><head><script type='application/ld+json'>" + b"[" * 100_000 + b"]" * 100_000
+                     + b"</script></head><body>" + PARA.encode() * 5 + b"</body></html>"),
     "xml declaration": b"<?xml version='1.0' encoding='utf-8'?><html><body>" + PARA.encode() * 5 + b"</body></html>",
 }
 

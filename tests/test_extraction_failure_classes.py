@@ -179,9 +179,12 @@ def test_a_box_that_describes_the_author_or_an_image_is_no_lead():
 def test_a_paragraph_between_the_lead_box_and_the_body_stops_the_search():
     # The nearest paragraph above the body is an unnamed one: a lead further up is
     # another part of the page (a teaser of another story), not this story's lead.
+    # (The teaser sits above the headline: the first paragraph under a headline is the
+    # story's lead whatever its name, see test_an_unnamed_lead_under_the_headline_joins_the_story.)
     teaser = "Another story entirely: the new bridge over the river opens next week after years of work on it."
-    header = f"<p class='summary'>{teaser}</p><div class='note'><p>{paragraph(40)}</p></div>"
-    text = extract(page_with_header(header)).text
+    page = page_with_header(f"<div class='note'><p>{paragraph(40)}</p></div>").replace(
+        "<h1>", f"<p class='summary'>{teaser}</p><h1>")
+    text = extract(page).text
     assert teaser not in text and paragraph(0) in text
 
 
@@ -321,3 +324,55 @@ def test_a_comment_section_named_in_the_page_language_goes(name):
             f"<section class='{name}'><p>Keine Kommentare</p>{comments}</section></div></body></html>")
     text = extract(page).text
     assert paragraph(5) in text and "Reader 1" not in text and "Keine Kommentare" not in text
+
+
+LEAD = ("The ferry will leave later in winter from next year, the harbour board decided on Tuesday "
+        "after hearing from residents.")
+CAPTION = ("The ferry at the harbour wall on a winter morning, when the roads to the crossing were "
+           "closed by snow for the third time.")
+
+
+@pytest.mark.parametrize("photo", [f"<figure><img src='f.jpg'><figcaption>{CAPTION}</figcaption></figure>",
+                                   f"<div class='article-image'><img src='f.jpg'><p>{CAPTION}</p></div>"])
+def test_an_unnamed_lead_under_the_headline_joins_the_story(photo):
+    # The standfirst sits in the article's header under the headline, in a paragraph no
+    # name calls a lead; a photo with a long caption stands between it and the body.
+    teaser = f"<div class='promo'><p>{paragraph(40)}</p></div>"
+    page = (f"<html><body>{teaser}<article><header><h1>Later ferry</h1><p>{LEAD}</p>{photo}</header>"
+            f"<div class='body'>{story()}</div></article></body></html>")
+    text = extract(page).text
+    assert text.startswith(LEAD) and paragraph(5) in text
+    assert CAPTION not in text and paragraph(40) not in text
+
+
+def test_no_lead_is_taken_from_above_the_headline():
+    # Prose before the headline (a teaser of another story) is no lead of this one.
+    teaser = f"<div class='promo'><p>{paragraph(40)}</p></div>"
+    page = (f"<html><body><div class='top'>{teaser}<h1>Later ferry</h1>"
+            f"<div class='body'>{story()}</div></div></body></html>")
+    text = extract(page).text
+    assert paragraph(0) in text and paragraph(40) not in text
+
+
+def test_a_comment_thread_longer_than_the_post_is_still_comments():
+    # One reader wrote four times the post's length: the thread holds the page's largest
+    # clump of prose, yet a list of comments is no wrapper of the page.
+    long_comment = "".join(f"<p>{paragraph(60 + i)}</p>" for i in range(24))
+    comments = f"<li class='comment'><p>Reader 3 writes:</p>{long_comment}</li>" + "".join(
+        f"<li class='comment'><p>Reader {i} writes:</p><p>{paragraph(50 + i)}</p></li>" for i in range(4, 9))
+    page = (f"<html><body><nav><ul>{MENU}</ul></nav><div class='post'><h1>Later ferry</h1>{story()}</div>"
+            f"<ol class='commentlist'>{comments}</ol></body></html>")
+    text = extract(page).text
+    assert paragraph(0) in text and paragraph(5) in text and "Reader 3 writes" not in text
+
+
+def test_a_story_nested_in_a_list_of_links_left_open_is_still_found():
+    # A list of links left open, named as furniture: one item holds the story, the others
+    # a link each. It is no thread of comments.
+    # Prose outside it (a notice, teasers) keeps it from passing as the page's wrapper.
+    notice = "<div class='notice'>" + "".join(f"<p>{paragraph(20 + i, 2)}</p>" for i in range(2)) + "</div>"
+    notice += "".join(f"<div class='teaser'><p>{sentence(30 + i)}</p></div>" for i in range(4))
+    page = (f"<html><body>{notice}<ul class='related'>{MENU}<li class='menu-item'><div class='sub-menu'><main>"
+            f"<article><h1>Ferry timetable</h1>{story()}</article></main></body></html>")
+    text = extract(page).text
+    assert paragraph(0) in text and paragraph(5) in text

@@ -13,7 +13,8 @@
 5. The top-scoring element is narrowed to the child holding its largest clump while no
    other child (nor its own paragraphs) holds a comparable one; then siblings holding a
    comparable clump are merged in, for stories split over several containers, or else a
-   lead paragraph named as such beside it.
+   lead paragraph named as such beside it, or else the first paragraph under the
+   story's headline.
 
 docs/extraction.md walks through it with the reasons and the numbers.
 """
@@ -26,7 +27,7 @@ from lxml import etree
 from ..article import ExtractionError
 from ..blocks import PARAGRAPH_CHARS, Block, text_blocks
 from ..clean import drop_hidden
-from ..cues import STRONG, WEAK, furniture_strength, lead_named
+from ..cues import STRONG, WEAK, describes_other, furniture_strength, lead_named
 from ..tags import INLINE_TAGS, INVISIBLE_TAGS
 
 HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
@@ -55,6 +56,10 @@ MERGE_LEVELS = 3
 # only half that share: pages split one story body into repeated containers around an
 # ad or a photo ("story-body story-body-1", "story-body story-body-2").
 KIN_DISCOUNT = 0.5
+# How far above the story's first paragraph the box may be that holds it and its headline.
+HEADLINE_LEVELS = 7
+# How far above a paragraph a box around a picture makes it a caption.
+CAPTION_LEVELS = 4
 # Boxes of one kind, each under a linked heading, that make a page of posts.
 POSTS = 3
 
@@ -158,6 +163,12 @@ class Scores:
             # nests the whole page inside a <nav> or a "menu". A browser still shows the
             # story, so the names are not believed.
             values = undiscounted
+            # But a list of several items of prose is no menu left open: a comment thread
+            # far longer than the post it follows is still comments.
+            prose = skeleton.sums({el: value for el, value in values.items() if value > 0})
+            threads = skeleton.inside(lambda n: n.tag in LIST_TAGS and self.furniture.get(n) == STRONG
+                                      and sum(prose.get(item, 0.0) > 0 for item in n) >= POSTS)
+            values = {el: (0.0 if value > 0 and el in threads else value) for el, value in values.items()}
         clumps = {el: clump_value(value) for el, value in _pool(values, skeleton.parent).items()}
         # A link list counts against its own container, not against every box above it:
         # links inside a story (show notes, sources) must not sink it below one of its
@@ -325,6 +336,58 @@ class Scores:
             return None
         return None
 
+    def headline_lead(self, el):
+        """The story's lead printed between its headline and ``el``, whatever its name:
+        the first paragraph of unlinked prose after the last ``<h1>`` before ``el``, in a
+        box that holds both within ``HEADLINE_LEVELS`` of the story's first paragraph.
+        Bylines, dates, links and furniture are passed over, and so are captions, which
+        often stand between a lead and the body."""
+        first = next((node for node in el.iter() if node in self.blocks), None)
+        if first is None:
+            return None
+        top = first
+        for _ in range(HEADLINE_LEVELS):
+            up = top.getparent()
+            if up is None or up.tag == "body":
+                break
+            top = up
+        # The headline first, through a walk lxml filters by tag, so that only the box
+        # holding the headline and the story is walked element by element.
+        headline = None
+        for member in top.iter("h1", first.tag):
+            if member is first:
+                break
+            if member.tag == "h1":
+                headline = member
+        if headline is None:
+            return None
+        around = {first, *first.iterancestors()}
+        common = next(box for box in headline.iterancestors() if box in around)
+        after = False
+        for member in common.iter():
+            if member is first:
+                return None
+            if member is headline:
+                after = True
+            elif after and member not in around and self._lead_paragraph(member):
+                return member
+        return None
+
+    def _lead_paragraph(self, el) -> bool:
+        """A paragraph of prose without links that is not a heading, furniture or a caption."""
+        block = self.blocks.get(el)
+        if block is None or el.tag in HEADING_TAGS or self.values[el] <= 0 \
+                or block.link_chars or block.chars < PARAGRAPH_CHARS:
+            return False
+        box = el
+        for _ in range(CAPTION_LEVELS):
+            if box is None:
+                break
+            if box.tag in ("figure", "figcaption") or describes_other(box):
+                return False
+            box = box.getparent()
+        return True
+
     def _prose(self, el) -> int:
         """Unlinked text of ``el``'s own block and of its children's."""
         found = (self.blocks.get(child) for child in (el, *el))
@@ -419,6 +482,8 @@ def find_article_and_blocks(doc):
     if leads:
         return _wrap(best, leads), None
     lead = scores.outer_lead(best)
+    if lead is None:
+        lead = scores.headline_lead(best)
     if lead is not None:
         return _wrap_lead(best, lead), None
     return best, scores.blocks_below(best)
