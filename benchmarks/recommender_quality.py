@@ -64,7 +64,7 @@ METHODS = BASELINES + ("ours", "ceiling")
 # Population overrides per setting (fields of recommender_simulation.Population). Each moves what the model
 # leans on: the crowd (taste shared by all readers), how many desks a reader's stream mixes, and whether taste
 # lives in what a story is about (tags, names in the text) or in which desk it is from. The two mixed
-# settings put each end of every axis in one population (RUN_BY_DEFAULT, about 10 minutes on two busy cores);
+# settings put each end of every axis in one population (RUN_BY_DEFAULT, about 12 minutes on two busy cores);
 # the one-axis ones run with --settings (all nine on both seeds: about 35 minutes there).
 SETTINGS = {
     "default": (),
