@@ -64,8 +64,8 @@ METHODS = BASELINES + ("ours", "ceiling")
 # Population overrides per setting (fields of recommender_simulation.Population). Each moves what the model
 # leans on: the crowd (taste shared by all readers), how many desks a reader's stream mixes, and whether taste
 # lives in what a story is about (tags, names in the text) or in which desk it is from. The two mixed
-# settings put each end of every axis in one population (RUN_BY_DEFAULT: a full run of the six one-axis
-# settings on two seeds takes longer than the shared machine gives); the one-axis ones run with --settings.
+# settings put each end of every axis in one population (RUN_BY_DEFAULT, about 12 minutes on two busy cores);
+# the one-axis ones run with --settings (all nine on both seeds: about 35 minutes there).
 SETTINGS = {
     "default": (),
     "private-narrow-text": ("shared_taste=0.2", "desks=1,1", "desk_affinity=0.15", "strength=1.2,3.0"),

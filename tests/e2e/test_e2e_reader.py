@@ -119,6 +119,11 @@ def test_sign_up_subscribe_read_and_rate(page, server, celery_worker_process):
     both_schemes(page, "subscriptions")
     page.goto("/taste/")
     expect(page.get_by_role("heading", name="Pushes stories up")).to_be_visible()
+    # the chart is the guess shown when each story was rated against the rating, not the model's in-sample fit
+    shown = Rating.objects.order_by("created_at", "id").values_list("value", "shown_recommended")
+    assert page.locator("svg.chart desc").text_content() == "".join(
+        f"ratings {n}–{n}: {100 if (value == Rating.GOOD) == guess else 0}% agreed. "
+        for n, (value, guess) in enumerate(shown, 1))
     both_schemes(page, "taste")
 
     page.set_viewport_size({"width": 390, "height": 844})
