@@ -376,3 +376,14 @@ def test_a_story_nested_in_a_list_of_links_left_open_is_still_found():
             f"<article><h1>Ferry timetable</h1>{story()}</article></main></body></html>")
     text = extract(page).text
     assert paragraph(0) in text and paragraph(5) in text
+
+
+def test_a_sub_list_comes_out_with_the_list_it_is_nested_in():
+    # An agenda: short points, one of them with a sub-list of longer steps. The sub-list
+    # holds the page's largest clump, but it is a part of the agenda, not a story.
+    steps = "".join(f"<li>{sentence(70 + i, 18)}</li>" for i in range(4))
+    page = (f"<html><body><nav><ul>{MENU}</ul></nav><div class='entry'><p>Host: the harbour board</p>"
+            f"<h2>Agenda</h2><ol><li>Two short talks (30 minutes)</li><li>Exchange (one hour)<ol>{steps}</ol></li>"
+            f"<li>Next meeting</li></ol></div></body></html>")
+    text = extract(page).text
+    assert sentence(70, 18) in text and "Two short talks" in text and "Next meeting" in text

@@ -272,6 +272,7 @@ class Scores:
         steps, a story's bullet points or a long quoted passage outweigh the prose around
         them, which is the same story (the introduction, the ingredients, the comment on
         the quote); a list alone on its page stays alone."""
+        el = _outermost_list(el)
         inside = self.prose.get(el, 0.0)
         node = el
         for _ in range(MERGE_LEVELS):
@@ -423,6 +424,15 @@ def _posts(boxes: list) -> list:
 def _linked_heading(box) -> bool:
     """A heading that links to another page (not to an anchor on this one)."""
     return any(not (a.get("href") or "#").lstrip().startswith("#") for h in box.iter(*HEADING_TAGS) for a in h.iter("a"))
+
+
+def _outermost_list(el):
+    """The list that ``el`` is nested in, item by item, up to the outermost: a sub-list (the
+    steps under one point of an agenda) is part of its parent list, not a story of its own."""
+    while (item := el.getparent()) is not None and item.tag in ("li", "dd") \
+            and (outer := item.getparent()) is not None and outer.tag in LIST_TAGS:
+        el = outer
+    return el
 
 
 def _kind(el) -> tuple | None:
