@@ -387,3 +387,15 @@ def test_a_sub_list_comes_out_with_the_list_it_is_nested_in():
             f"<li>Next meeting</li></ol></div></body></html>")
     text = extract(page).text
     assert sentence(70, 18) in text and "Two short talks" in text and "Next meeting" in text
+
+
+def test_a_short_part_of_a_story_split_into_boxes_of_one_kind_joins_it():
+    # An interview split into sections of one kind around a quote box: the first section
+    # holds one paragraph, far less than the others, and is still the story.
+    def part(first: int, count: int) -> str:
+        return "<section class='textblock'>" + "".join(f"<p>{paragraph(first + i)}</p>" for i in range(count)) + "</section>"
+    quote = f"<section class='quote'><p>{sentence(99)}</p></section>"
+    page = (f"<html><body><nav><ul>{MENU}</ul></nav><main>{part(80, 1)}{part(0, 3)}{quote}{part(10, 14)}"
+            f"</main></body></html>")
+    text = extract(page).text
+    assert paragraph(80) in text and paragraph(0) in text and paragraph(23) in text

@@ -396,7 +396,8 @@ class Scores:
 
     def merged_siblings(self, el) -> list:
         """Siblings of ``el`` that hold a clump of prose comparable to its own: the
-        rest of a story split into several containers."""
+        rest of a story split into several containers (and, once one of them is of ``el``'s
+        own kind, every box of that kind holding a paragraph)."""
         parent = self.skeleton.parent.get(el)
         if parent is None:
             return []
@@ -408,6 +409,11 @@ class Scores:
 
         found = [s for s in parent if s is not el and self.score.get(s, 0.0) > 0
                  and self.biggest.get(s, 0.0) >= share(s) > 0 and not self._strength(s)]
+        if kind and any(_kind(s) == kind for s in found):
+            # The story is split into boxes of one kind, so each box of that kind holding a
+            # paragraph is a part of it, however short (an interview's first questions).
+            found = [s for s in parent if s is not el and not self._strength(s) and (s in found or (
+                _kind(s) == kind and self.prose.get(s, 0.0) >= PARAGRAPH_CHARS))]
         # The other posts of a page of posts are not the rest of this one.
         return [s for s in found if _kind(s) != kind] if _posts([el, *(s for s in found if _kind(s) == kind)]) else found
 
