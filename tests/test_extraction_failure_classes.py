@@ -399,3 +399,24 @@ def test_a_short_part_of_a_story_split_into_boxes_of_one_kind_joins_it():
             f"</main></body></html>")
     text = extract(page).text
     assert paragraph(80) in text and paragraph(0) in text and paragraph(23) in text
+
+
+@pytest.mark.parametrize("label", ["<h3>Weitere Informationen</h3>", "<p><strong>Veja também:</strong></p>"])
+def test_a_label_goes_with_the_links_it_introduced(label):
+    # The story's box ends with a label and the related links it introduces; cleaning
+    # removes the links, and the label left with nothing under it goes too.
+    related = "<div class='related'><ul>" + "".join(f"<li><a href='/r{i}'>{sentence(40 + i, 8)}</a></li>"
+                                                    for i in range(3)) + "</ul></div>"
+    page = (f"<html><body><nav><ul>{MENU}</ul></nav><div class='post'>{story()}<div class='more'>{label}{related}</div>"
+            f"</div></body></html>")
+    text = extract(page).text
+    assert paragraph(5) in text and sentence(40, 8) not in text
+    assert "Weitere" not in text and "Veja" not in text
+
+
+def test_a_closing_sentence_stays_before_removed_links():
+    # A short last line that is a sentence is the story's, whatever follows it.
+    related = "<div class='related'>" + "".join(f"<p><a href='/r{i}'>{sentence(40 + i, 8)}</a></p>" for i in range(3)) + "</div>"
+    page = (f"<html><body><div class='post'>{story()}<p>We rate the claim mostly true.</p>{related}"
+            f"</div></body></html>")
+    assert "We rate the claim mostly true." in extract(page).text
