@@ -48,21 +48,21 @@ _SENTENCE_END = tuple(".!?…。！？\"'”»)")
 
 
 def _labels(blocks: dict) -> list:
-    """Short headings, and short unlinked lines that are no sentence, each with the
-    element that follows it: what it may introduce ("Weitere Informationen", "Veja
-    também:" before a list of links; a teaser's linked headline before its summary)."""
-    return [(el, after) for el, block in blocks.items()
-            if block.chars < PARAGRAPH_CHARS and (after := el.getnext()) is not None
-            and (el.tag in HEADING_TAGS or not (block.link_chars or string_value(el).rstrip().endswith(_SENTENCE_END)))
-            and _is_leaf_block(el)]
+    """Short lines, each with the element that follows it: what it may introduce."""
+    return [(el, block, after) for el, block in blocks.items()
+            if block.chars < PARAGRAPH_CHARS and (after := el.getnext()) is not None]
 
 
 def _drop_orphaned_labels(node, labels: list) -> None:
     """A label whose following element cleaning removed, and that now ends its box, went
-    with what it introduced: a heading left with nothing under it is no part of the story."""
-    for el, after in labels:
+    with what it introduced ("Weitere Informationen", "Veja também:" before a list of
+    links; a teaser's linked headline before its summary): a heading left with nothing
+    under it is no part of the story. A label is a short heading, or a short unlinked
+    line that does not end like a sentence: a story's last short sentence stays."""
+    for el, block, after in labels:
         if el.getnext() is None and el is not node and not (el.tail and el.tail.strip()) \
-                and not _reaches(after, node) and _reaches(el, node):
+                and not _reaches(after, node) and _reaches(el, node) and _is_leaf_block(el) \
+                and (el.tag in HEADING_TAGS or not (block.link_chars or string_value(el).rstrip().endswith(_SENTENCE_END))):
             _remove(el)
 
 
