@@ -33,12 +33,37 @@ def clean_article(node, title: str = "", blocks: dict | None = None) -> None:
         etree.strip_elements(node, *INVISIBLE_TAGS, *FORM_TAGS, with_tail=False)
         drop_hidden(node)
         blocks = text_blocks(node)
+    labels = _labels(blocks)
     blocks = _drop_furniture(node, blocks)
     _drop_linked_tail(node, blocks)
     _drop_link_lists(blocks)
     _drop_linked_item_lists(node, blocks)
+    _drop_orphaned_labels(node, labels)
     if title:
         _drop_title_heading(node, title)
+
+
+# How a sentence ends; a label ("Related articles", "Read more:") does not end so.
+_SENTENCE_END = tuple(".!?…。！？\"'”»)")
+
+
+def _labels(blocks: dict) -> list:
+    """Short lines, each with the element that follows it: what it may introduce."""
+    return [(el, block, after) for el, block in blocks.items()
+            if block.chars < PARAGRAPH_CHARS and (after := el.getnext()) is not None]
+
+
+def _drop_orphaned_labels(node, labels: list) -> None:
+    """A label whose following element cleaning removed, and that now ends its box, went
+    with what it introduced ("Weitere Informationen", "Veja também:" before a list of
+    links; a teaser's linked headline before its summary): a heading left with nothing
+    under it is no part of the story. A label is a short heading, or a short unlinked
+    line that does not end like a sentence: a story's last short sentence stays."""
+    for el, block, after in labels:
+        if el.getnext() is None and el is not node and not (el.tail and el.tail.strip()) \
+                and not _reaches(after, node) and _reaches(el, node) and _is_leaf_block(el) \
+                and (el.tag in HEADING_TAGS or not (block.link_chars or string_value(el).rstrip().endswith(_SENTENCE_END))):
+            _remove(el)
 
 
 def _unwrap_page_forms(node) -> None:

@@ -376,3 +376,47 @@ def test_a_story_nested_in_a_list_of_links_left_open_is_still_found():
             f"<article><h1>Ferry timetable</h1>{story()}</article></main></body></html>")
     text = extract(page).text
     assert paragraph(0) in text and paragraph(5) in text
+
+
+def test_a_sub_list_comes_out_with_the_list_it_is_nested_in():
+    # An agenda: short points, one of them with a sub-list of longer steps. The sub-list
+    # holds the page's largest clump, but it is a part of the agenda, not a story.
+    steps = "".join(f"<li>{sentence(70 + i, 18)}</li>" for i in range(4))
+    page = (f"<html><body><nav><ul>{MENU}</ul></nav><div class='entry'><p>Host: the harbour board</p>"
+            f"<h2>Agenda</h2><ol><li>Two short talks (30 minutes)</li><li>Exchange (one hour)<ol>{steps}</ol></li>"
+            f"<li>Next meeting</li></ol></div></body></html>")
+    text = extract(page).text
+    assert sentence(70, 18) in text and "Two short talks" in text and "Next meeting" in text
+
+
+def test_a_short_part_of_a_story_split_into_boxes_of_one_kind_joins_it():
+    # An interview split into sections of one kind around a quote box: the first section
+    # holds one paragraph, far less than the others, and is still the story.
+    def part(first: int, count: int) -> str:
+        return "<section class='textblock'>" + "".join(f"<p>{paragraph(first + i)}</p>" for i in range(count)) + "</section>"
+    quote = f"<section class='quote'><p>{sentence(99)}</p></section>"
+    page = (f"<html><body><nav><ul>{MENU}</ul></nav><main>{part(80, 1)}{part(0, 3)}{quote}{part(10, 14)}"
+            f"</main></body></html>")
+    text = extract(page).text
+    assert paragraph(80) in text and paragraph(0) in text and paragraph(23) in text
+
+
+@pytest.mark.parametrize("label", ["<h3>Weitere Informationen</h3>", "<p><strong>Veja também:</strong></p>"])
+def test_a_label_goes_with_the_links_it_introduced(label):
+    # The story's box ends with a label and the related links it introduces; cleaning
+    # removes the links, and the label left with nothing under it goes too.
+    related = "<div class='related'><ul>" + "".join(f"<li><a href='/r{i}'>{sentence(40 + i, 8)}</a></li>"
+                                                    for i in range(3)) + "</ul></div>"
+    page = (f"<html><body><nav><ul>{MENU}</ul></nav><div class='post'>{story()}<div class='more'>{label}{related}</div>"
+            f"</div></body></html>")
+    text = extract(page).text
+    assert paragraph(5) in text and sentence(40, 8) not in text
+    assert "Weitere" not in text and "Veja" not in text
+
+
+def test_a_closing_sentence_stays_before_removed_links():
+    # A short last line that is a sentence is the story's, whatever follows it.
+    related = "<div class='related'>" + "".join(f"<p><a href='/r{i}'>{sentence(40 + i, 8)}</a></p>" for i in range(3)) + "</div>"
+    page = (f"<html><body><div class='post'>{story()}<p>We rate the claim mostly true.</p>{related}"
+            f"</div></body></html>")
+    assert "We rate the claim mostly true." in extract(page).text

@@ -272,6 +272,7 @@ class Scores:
         steps, a story's bullet points or a long quoted passage outweigh the prose around
         them, which is the same story (the introduction, the ingredients, the comment on
         the quote); a list alone on its page stays alone."""
+        el = _outermost_list(el)
         inside = self.prose.get(el, 0.0)
         node = el
         for _ in range(MERGE_LEVELS):
@@ -395,7 +396,8 @@ class Scores:
 
     def merged_siblings(self, el) -> list:
         """Siblings of ``el`` that hold a clump of prose comparable to its own: the
-        rest of a story split into several containers."""
+        rest of a story split into several containers (and, once one of them is of ``el``'s
+        own kind, every box of that kind holding a paragraph)."""
         parent = self.skeleton.parent.get(el)
         if parent is None:
             return []
@@ -407,6 +409,11 @@ class Scores:
 
         found = [s for s in parent if s is not el and self.score.get(s, 0.0) > 0
                  and self.biggest.get(s, 0.0) >= share(s) > 0 and not self._strength(s)]
+        if kind and any(_kind(s) == kind for s in found):
+            # The story is split into boxes of one kind, so each box of that kind holding a
+            # paragraph is a part of it, however short (an interview's first questions).
+            found = [s for s in parent if s is not el and not self._strength(s) and (s in found or (
+                _kind(s) == kind and self.prose.get(s, 0.0) >= PARAGRAPH_CHARS))]
         # The other posts of a page of posts are not the rest of this one.
         return [s for s in found if _kind(s) != kind] if _posts([el, *(s for s in found if _kind(s) == kind)]) else found
 
@@ -423,6 +430,15 @@ def _posts(boxes: list) -> list:
 def _linked_heading(box) -> bool:
     """A heading that links to another page (not to an anchor on this one)."""
     return any(not (a.get("href") or "#").lstrip().startswith("#") for h in box.iter(*HEADING_TAGS) for a in h.iter("a"))
+
+
+def _outermost_list(el):
+    """The list that ``el`` is nested in, item by item, up to the outermost: a sub-list (the
+    steps under one point of an agenda) is part of its parent list, not a story of its own."""
+    while (item := el.getparent()) is not None and item.tag in ("li", "dd") \
+            and (outer := item.getparent()) is not None and outer.tag in LIST_TAGS:
+        el = outer
+    return el
 
 
 def _kind(el) -> tuple | None:
