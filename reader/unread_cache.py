@@ -46,37 +46,40 @@ def _cached(key: str, user):
     return found[1] if isinstance(found, tuple) and found[0] == _stamp(user) else None
 
 
-def unread(user) -> Unread:
-    # A page asks up to three times (the nav, the side list, mark all). getattr, not __dict__: request.user is a
-    # lazy proxy, which passes attributes through to the user but keeps a __dict__ of its own.
-    found = getattr(user, "_unread", None)
-    if found is not None:
-        return found
-    key = _keys(user.pk)[0]
-    found = _cached(key, user)
+def _remembered(user, memo: str, key: str, compute, keep=lambda found: True):
+    """The user's value: from this request's memo, else the shared cache, else computed (and cached if `keep`).
+
+    A page asks more than once (the nav, the side list, mark all, the stories' feed names), so the value is kept on
+    the user object for the request. getattr, not __dict__: request.user is a lazy proxy, which passes attributes
+    through to the user but keeps a __dict__ of its own."""
+    found = getattr(user, memo, None)
     if found is None:
-        rows = (Entry.objects.filter(user=user, read=False).values_list("feed_id")
-                .annotate(unread=Count("id"), top=Max("id")).order_by())
-        found = Unread({feed: n for feed, n, _ in rows}, max((top for *_, top in rows), default=0))
-        if found.by_feed:  # none yet is cheap to count again, and a new reader's first stories show at once
+        found = _cached(key, user)
+    if found is None:
+        found = compute()
+        if keep(found):
             cache.set(key, (_stamp(user), found), TTL)
-    user._unread = found
+    setattr(user, memo, found)
     return found
+
+
+def _count_unread(user) -> Unread:
+    rows = (Entry.objects.filter(user=user, read=False).values_list("feed_id")
+            .annotate(unread=Count("id"), top=Max("id")).order_by())
+    return Unread({feed: n for feed, n, _ in rows}, max((top for *_, top in rows), default=0))
+
+
+def unread(user) -> Unread:
+    # None yet is cheap to count again, and a new reader's first stories show at once: not cached.
+    return _remembered(user, "_unread", _keys(user.pk)[0], lambda: _count_unread(user),
+                       keep=lambda found: bool(found.by_feed))
 
 
 def feed_list(user) -> list[tuple[str, int, str]]:
     """(folder, feed id, the feed's name for this user) of every feed the user follows, by folder then name."""
-    found = getattr(user, "_feed_list", None)  # a page asks twice: the side list, and its stories' feed names
-    if found is not None:
-        return found
-    key = _keys(user.pk)[1]
-    found = _cached(key, user)
-    if found is None:
-        found = [(sub.folder, sub.feed_id, sub.name)
-                 for sub in user.subscriptions.select_related("feed").order_by("folder", "feed__title", "feed__url")]
-        cache.set(key, (_stamp(user), found), TTL)
-    user._feed_list = found
-    return found
+    return _remembered(user, "_feed_list", _keys(user.pk)[1], lambda: [
+        (sub.folder, sub.feed_id, sub.name)
+        for sub in user.subscriptions.select_related("feed").order_by("folder", "feed__title", "feed__url")])
 
 
 def _drop(keys: list[str]) -> None:

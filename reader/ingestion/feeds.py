@@ -142,7 +142,8 @@ def store(feed: Feed, parsed: ParsedFeed) -> FetchOutcome:
                                  .values_list("id", flat=True))
     subscribers = list(Subscription.objects.filter(feed=feed).values_list("user_id", flat=True))
     Entry.objects.bulk_create(
-        [Entry(user_id=u, story_id=s, feed=feed) for u in subscribers for s in outcome.new_story_ids], ignore_conflicts=True
+        [Entry(user_id=u, story_id=s, feed=feed) for u in subscribers for s in outcome.new_story_ids],
+        ignore_conflicts=True,
     )
     unread_cache.forget(subscribers)  # new stories to count, and perhaps a new title for the feed
     return outcome

@@ -5,7 +5,8 @@ import django.db.models.deletion
 from django.db import migrations, models
 
 # Portable SQL (PostgreSQL and SQLite): one pass over the entries, each finding its story by primary key.
-FILL = "UPDATE reader_entry SET feed_id = (SELECT feed_id FROM reader_story WHERE reader_story.id = reader_entry.story_id)"
+FILL = ("UPDATE reader_entry SET feed_id = "
+        "(SELECT feed_id FROM reader_story WHERE reader_story.id = reader_entry.story_id)")
 
 
 class Migration(migrations.Migration):

@@ -63,7 +63,8 @@ def environment(**options) -> Environment:
     env = Environment(**options)
     env.globals.update(url=url, static=static)
     # url is a filter too ('story'|url(id)): in a loop, a filter costs a tenth of a call (entries.html).
-    env.filters.update(url=url, web_url=web_url, iso=datetime.isoformat, ago=ago, date=defaultfilters.date, timesince=defaultfilters.timesince_filter,
-                       timeuntil=defaultfilters.timeuntil_filter, pluralize=defaultfilters.pluralize,
-                       truncatechars=defaultfilters.truncatechars, as_written=as_written.reason)
+    env.filters.update(url=url, web_url=web_url, iso=datetime.isoformat, ago=ago, date=defaultfilters.date,
+                       timesince=defaultfilters.timesince_filter, timeuntil=defaultfilters.timeuntil_filter,
+                       pluralize=defaultfilters.pluralize, truncatechars=defaultfilters.truncatechars,
+                       as_written=as_written.reason)
     return env
