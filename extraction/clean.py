@@ -61,9 +61,12 @@ def _drop_orphaned_labels(node, labels: list) -> None:
     line that does not end like a sentence: a story's last short sentence stays."""
     for el, block, after in labels:
         if el.getnext() is None and el is not node and not (el.tail and el.tail.strip()) \
-                and not _reaches(after, node) and _reaches(el, node) and _is_leaf_block(el) \
-                and (el.tag in HEADING_TAGS or not (block.link_chars or string_value(el).rstrip().endswith(_SENTENCE_END))):
+                and not _reaches(after, node) and _reaches(el, node) and _is_leaf_block(el) and _is_label(el, block):
             _remove(el)
+
+
+def _is_label(el, block) -> bool:
+    return el.tag in HEADING_TAGS or not (block.link_chars or string_value(el).rstrip().endswith(_SENTENCE_END))
 
 
 def _unwrap_page_forms(node) -> None:
