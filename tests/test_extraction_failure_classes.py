@@ -420,3 +420,26 @@ def test_a_closing_sentence_stays_before_removed_links():
     page = (f"<html><body><div class='post'>{story()}<p>We rate the claim mostly true.</p>{related}"
             f"</div></body></html>")
     assert "We rate the claim mostly true." in extract(page).text
+
+
+def test_a_story_of_bare_text_lines_inside_a_furniture_named_span_is_kept():
+    # Older pages write a story as text between <br> tags, often inside one <span> or <font>.
+    # That element holds the story's paragraphs, as a box would: its name ("meta" here,
+    # a content system's field type) must not take the story with it.
+    lines = "<br><br>".join(paragraph(i) for i in range(5))
+    html = (f"<html><body><div class='menu'>{MENU}</div><div class='post'><div class='body'>"
+            f"<span class='cms-meta-field'>{lines}</span></div></div>"
+            "<div class='note'>Short notice about the site and its terms.</div></body></html>")
+    text = extract(html.encode()).text
+    assert paragraph(0) in text and paragraph(4) in text
+
+
+def test_a_story_of_bare_text_lines_in_a_furniture_named_box_is_kept():
+    # The same story as the text of its box itself: the box is the story's one block, and
+    # the largest clump is its parent, so the box is no wrapper of the clump, and its name
+    # ("paywall") took the story away and left the standfirst.
+    lines = "<br><br>".join(paragraph(i) for i in range(5))
+    html = (f"<html><body><div class='menu'>{MENU}</div><div class='post'><h2>The ferry</h2>"
+            f"<p>{sentence(99)} {sentence(98)}</p><div class='text paywall'>{lines}</div></div></body></html>")
+    text = extract(html.encode()).text
+    assert paragraph(0) in text and paragraph(4) in text
