@@ -443,3 +443,17 @@ def test_a_story_of_bare_text_lines_in_a_furniture_named_box_is_kept():
             f"<p>{sentence(99)} {sentence(98)}</p><div class='text paywall'>{lines}</div></div></body></html>")
     text = extract(html.encode()).text
     assert paragraph(0) in text and paragraph(4) in text
+
+
+def test_a_story_of_bare_text_lines_in_a_layout_table_leaves_the_next_column_out():
+    # An old page: a layout row of a menu cell, the story as text between <br> tags in
+    # its cell, and a column of promotion boxes of one line each. The story's cell and the
+    # boxes are each their own text's block; pooled by their parents, the boxes made one
+    # clump big enough to stop the narrowing at the row, and the promotions came out too.
+    lines = "<br><br>".join(paragraph(i) for i in range(5))
+    promos = "".join(f"<div><b>Offer {i}</b><br>{sentence(50 + i)}</div>" for i in range(6))
+    html = (f"<html><body><table><tr><td>{MENU.replace('li>', 'div>')}</td><td>{lines}</td>"
+            f"<td>{promos}</td></tr></table></body></html>")
+    text = extract(html.encode()).text
+    assert paragraph(0) in text and paragraph(4) in text
+    assert sentence(50) not in text and "Offer" not in text
