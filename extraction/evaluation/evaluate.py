@@ -6,6 +6,7 @@ Without ``--dataset`` it runs the three shared sets: two with gold text
 (``html/<id>.html.gz`` + ``ground-truth.json``, token F1, ``metric.py``) and trafilatura's
 (``snippets.json``, the snippet protocol, ``evaluation/snippets.py``), and prints one table
 with both halves (``evaluation/split.py``) and their gap, competitors in the same run.
+``--perturb old,...`` scores the same sets rewritten in older markup styles (``perturb.py``).
 
 Reusable pieces: ``load_dataset``, ``evaluate_method`` (one extractor over a dataset, with
 per-page scores and timing), ``format_table``, ``format_split_table`` and ``worst_pages``.
