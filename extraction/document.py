@@ -11,6 +11,7 @@ from charset_normalizer import from_bytes
 from lxml import etree
 
 from .article import ExtractionError
+from .nesting import flatten
 
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_\-:.]+)""", re.I)
 _BOMS = [(codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be")]
@@ -174,6 +175,12 @@ def _parser(encoding: str | None) -> etree.HTMLParser:
 _INVALID_ENCODING = (etree.ErrorTypes.ERR_INVALID_ENCODING,)
 
 
+def _too_deep(parser: etree.HTMLParser) -> bool:
+    """Whether the last parse stopped at libxml2's depth cap, losing the rest of the page."""
+    return any("depth" in error.message
+               for error in parser.error_log.filter_types((etree.ErrorTypes.ERR_RESOURCE_LIMIT,)))
+
+
 def _parse_as_utf8(data: bytes) -> lxml.html.HtmlElement | None:
     """The tree of non-ASCII bytes without a BOM when they are clean UTF-8, else None.
 
@@ -227,6 +234,9 @@ def parse(html: str | bytes, charset: str | None = None) -> lxml.html.HtmlElemen
 def _parse(markup: str | bytes, encoding: str | None) -> lxml.html.HtmlElement:
     try:
         doc = lxml.html.document_fromstring(markup, parser=_parser(encoding))
+        if _too_deep(_parser(encoding)):
+            text = markup.decode(encoding or "utf-8", "replace") if isinstance(markup, bytes) else markup
+            doc = lxml.html.document_fromstring(flatten(text), parser=_parser(None))
     except (etree.ParserError, ValueError) as exc:
         raise ExtractionError(f"unparseable HTML: {exc}") from exc
     if doc is None:
