@@ -231,6 +231,15 @@ def parse(html: str | bytes, charset: str | None = None) -> lxml.html.HtmlElemen
     return _parse(text, None)
 
 
+def parse_fragment(html: str) -> lxml.html.HtmlElement:
+    """An HTML fragment (a feed's content) under a new ``<div>``, nesting past the parser's cap flattened."""
+    parser = _parser(None)
+    root = lxml.html.fragment_fromstring(html, create_parent="div", parser=parser)
+    if _too_deep(parser):
+        root = lxml.html.fragment_fromstring(flatten(html), create_parent="div", parser=parser)
+    return root
+
+
 def _parse(markup: str | bytes, encoding: str | None) -> lxml.html.HtmlElement:
     try:
         doc = lxml.html.document_fromstring(markup, parser=_parser(encoding))

@@ -50,6 +50,11 @@ CASES = {
                                   lambda s: s.enclosures[0]["url"].endswith("/a.mp3") and s.enclosures[0]["length"] == ""),
     "charset=undefined": (rss(), {"Content-Type": "application/rss+xml; charset=undefined"},
                           "charset 'undefined'", None),
+    # Past the HTML parser's depth cap the rest of the content was dropped, text and all.
+    "description nested 100,000 deep": (rss().replace("<description>Body</description>", "<description><![CDATA["
+                                                      + "<div>" * 100_000 + "Body" + "</div>" * 100_000
+                                                      + "<p>Tail text</p>]]></description>"), XML, "",
+                                        lambda s: "Tail text" in s.summary_html),
     "encoding=zlib declared": (rss().replace('encoding="utf-8"', 'encoding="zlib_codec"'), XML,
                                "encoding 'zlib_codec'", None),
 }

@@ -12,6 +12,7 @@ from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 import lxml.html
 from lxml.etree import ParserError
 
+from extraction.document import parse_fragment
 from extraction.render import html_to_text
 from extraction.sanitize import clean_feed_html
 
@@ -125,7 +126,7 @@ def clean_html(html: str, base: str) -> str:
     if not html.strip():
         return ""
     try:
-        wrapper = lxml.html.fragment_fromstring(html, create_parent="div")
+        wrapper = parse_fragment(html)
         _foreign_as_text(wrapper)
         wrapper.make_links_absolute(base, resolve_base_href=False, handle_failures="discard")
         html = lxml.html.tostring(wrapper, encoding="unicode")[len("<div>"):-len("</div>")]
