@@ -14,11 +14,12 @@ from collections import Counter
 MAX_DEPTH = 512
 
 # A comment, a raw-text element whose content is not markup, or a tag. No part of a tag
-# runs past a "<", so a page of unterminated "<a<a<a" costs one pass, not one per "<".
+# runs past a "<" and none gives back what it took (possessive), so unterminated tags
+# ("<a<a<a", "<aaaa…" without a ">") cost one pass over the page, not one per "<" or more.
 _TOKEN = re.compile(
     r"<!--.*?(?:-->|\Z)"
-    r"|<(script|style|textarea|title|xmp)\b[^<>]*>.*?(?:</\1\s*>|\Z)"
-    r"|<(/?)([a-zA-Z][^\s/<>]*)[^<>]*>",
+    r"|<(script|style|textarea|title|xmp)\b[^<>]*+>.*?(?:</\1\s*>|\Z)"
+    r"|<(/?)([a-zA-Z][^\s/<>]*+)[^<>]*+>",
     re.I | re.S,
 )
 _VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
