@@ -55,6 +55,9 @@ CASES = {
                                                       + "<div>" * 100_000 + "Body" + "</div>" * 100_000
                                                       + "<p>Tail text</p>]]></description>"), XML, "",
                                         lambda s: "Tail text" in s.summary_html),
+    # The e-mail address was looked for from every position of the name: quadratic, hours for this one.
+    "JSON author of 1,000,000 characters": (jsonfeed(authors=[{"name": "a" * 1_000_000}]), JSON, "",
+                                            lambda s: s.author == "a" * 500),
     "encoding=zlib declared": (rss().replace('encoding="utf-8"', 'encoding="zlib_codec"'), XML,
                                "encoding 'zlib_codec'", None),
 }

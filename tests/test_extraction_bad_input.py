@@ -35,6 +35,8 @@ BAD_INPUTS = {
     # Past the parser's depth cap the page is flattened by a pass over its tags: unterminated ones
     # must not make that pass quadratic.
     "deep, then unterminated tags": b"<div>" * 3000 + PARA.encode() * 5 + b"<a" * 100_000 + b"<" + b"a" * 200_000,
+    # Methods that read tags by pattern scanned from every "<" to the next ">".
+    "a run of '<'": PARA.encode() * 5 + b"<" * 200_000,
     "xml declaration": b"<?xml version='1.0' encoding='utf-8'?><html><body>" + PARA.encode() * 5 + b"</body></html>",
 }
 

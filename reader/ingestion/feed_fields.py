@@ -17,7 +17,9 @@ from extraction.render import html_to_text
 from extraction.sanitize import clean_feed_html
 
 _TRACKING = re.compile(r"^(utm_|mc_|fbclid$|gclid$|ref$|cmpid$)")
-_EMAIL = re.compile(r"<?[^\s()<>@]+@[^\s()<>@]+>?")
+# Starts only where a run of address characters starts, and never gives back what it took: a
+# 40,000-character name without an "@" took 6 s when every position inside the run was tried.
+_EMAIL = re.compile(r"(?<![^\s()<>@])<?[^\s()<>@]++@[^\s()<>@]++>?")
 # Dates outside these bounds are a generator's bug, and year 0 or 10000 cannot even be stored.
 EARLIEST = datetime(1970, 1, 1, tzinfo=dt_timezone.utc)
 FUTURE_SLACK = timedelta(days=1)  # clocks disagree; a story dated later than this is dated now
