@@ -307,6 +307,34 @@ class Scores:
                 below.add(node)
         return {holder: block for holder, block in self.blocks.items() if holder in below}
 
+    def twins(self, el) -> list:
+        """The same place as ``el`` in boxes of an ancestor's kind beside that ancestor, up to
+        ``HEADLINE_LEVELS`` up: a story whose parts each sit in a copy of one page-builder
+        row (``section.row > div.column > div.story-text``, again and again) is too far
+        apart for the merge of siblings. A box that holds a headline of its own is
+        another story, not a part of this one."""
+        steps = []
+        node = el
+        for _ in range(HEADLINE_LEVELS):
+            up = node.getparent()
+            if up is None or up.tag == "body" or up.getparent() is None:
+                return []
+            steps.append(_place(node))
+            node = up
+            kind = _kind(node)
+            if kind is None:
+                continue
+            found = []
+            for box in node.getparent():
+                if box is node or _kind(box) != kind or self._strength(box) or next(box.iter("h1"), None) is not None:
+                    continue
+                twin = _follow(box, steps[::-1])
+                if twin is not None and any(self._lead_paragraph(m) for m in twin.iter() if m in self.blocks):
+                    found.append(twin)
+            if found:
+                return found
+        return []
+
     def leads(self, el) -> list:
         """Earlier siblings of ``el`` that hold a paragraph of prose and are named as the
         story's lead (standfirst, perex, dek...), or hold two paragraphs' worth of prose
@@ -432,6 +460,22 @@ def _linked_heading(box) -> bool:
     return any(not (a.get("href") or "#").lstrip().startswith("#") for h in box.iter(*HEADING_TAGS) for a in h.iter("a"))
 
 
+def _place(el) -> tuple:
+    """Tag and first class name, or the tag alone: a step in a page builder's template."""
+    return _kind(el) or (el.tag, None)
+
+
+def _follow(box, steps: list):
+    """The first element below ``box`` reached through children at the ``_place`` of each
+    step in turn; None when the box's template differs."""
+    if not steps:
+        return box
+    for child in box:
+        if _place(child) == steps[0] and (found := _follow(child, steps[1:])) is not None:
+            return found
+    return None
+
+
 def _outermost_list(el):
     """The list that ``el`` is nested in, item by item, up to the outermost: a sub-list (the
     steps under one point of an agenda) is part of its parent list, not a story of its own."""
@@ -494,6 +538,9 @@ def find_article_and_blocks(doc):
         node = scores.skeleton.parent.get(node)
         if node is None or node.tag == "body":
             break
+    twins = scores.twins(best)
+    if twins:
+        return _gather(best, twins), None
     leads = scores.leads(best)
     if leads:
         return _wrap(best, leads), None
@@ -514,6 +561,17 @@ def _wrap(node, siblings: list):
     parent.insert(parent.index(members[0]), wrapper)
     for child in members:
         wrapper.append(child)
+    return wrapper
+
+
+def _gather(node, twins: list):
+    """A new container, in ``node``'s place, holding ``node`` and its twins in page order."""
+    members = [el for el in node.getroottree().getroot().iter() if el is node or el in twins]
+    wrapper = node.makeelement("div", {})
+    node.addprevious(wrapper)
+    for member in members:
+        member.tail = None
+        wrapper.append(member)
     return wrapper
 
 
