@@ -309,30 +309,29 @@ class Scores:
 
     def twins(self, el) -> list:
         """The same place as ``el`` in boxes of an ancestor's kind beside that ancestor, up to
-        ``HEADLINE_LEVELS`` up: a story whose parts each sit in a copy of one page-builder
-        row (``section.row > div.column > div.story-text``, again and again) is too far
-        apart for the merge of siblings. A box that holds a headline of its own is
-        another story, not a part of this one."""
+        ``HEADLINE_LEVELS`` up, where it holds a paragraph of unlinked prose: a story whose
+        parts each sit in a copy of one page-builder row (``section.row > div.column >
+        div.story-text``, again and again) is too far apart for the merge of siblings. A
+        box with a headline of its own is another story, and posts are not one story."""
         steps = []
         node = el
         for _ in range(HEADLINE_LEVELS):
             up = node.getparent()
             if up is None or up.tag == "body" or up.getparent() is None:
                 return []
-            steps.append(_place(node))
+            steps.insert(0, _place(node))
             node = up
             kind = _kind(node)
             if kind is None:
                 continue
-            found = []
+            found = {}
             for box in node.getparent():
-                if box is node or _kind(box) != kind or self._strength(box) or next(box.iter("h1"), None) is not None:
-                    continue
-                twin = _follow(box, steps[::-1])
-                if twin is not None and any(self._lead_paragraph(m) for m in twin.iter() if m in self.blocks):
-                    found.append(twin)
+                if box is not node and _kind(box) == kind and not self._strength(box) \
+                        and next(box.iter("h1"), None) is None and (twin := _follow(box, steps)) is not None \
+                        and any(self._lead_paragraph(m) for m in twin.iter() if m in self.blocks):
+                    found[box] = twin
             if found:
-                return found
+                return [] if _posts([node, *found]) else list(found.values())
         return []
 
     def leads(self, el) -> list:
@@ -538,6 +537,7 @@ def find_article_and_blocks(doc):
         node = scores.skeleton.parent.get(node)
         if node is None or node.tag == "body":
             break
+    # Parts of the story in copies of one template further apart than siblings.
     twins = scores.twins(best)
     if twins:
         return _gather(best, twins), None
