@@ -326,9 +326,9 @@ class Scores:
                 continue
             found = {}
             for box in node.getparent():
-                if box is not node and _kind(box) == kind and not self._strength(box) \
-                        and next(box.iter("h1"), None) is None and (twin := _follow(box, steps)) is not None \
-                        and any(self._lead_paragraph(m) for m in twin.iter() if m in self.blocks):
+                if box is not node and _kind(box) == kind and (twin := _follow(box, steps)) is not None \
+                        and any(self._lead_paragraph(m) for m in twin.iter() if m in self.blocks) \
+                        and not self._strength(box) and next(box.iter("h1"), None) is None:
                     found[box] = twin
             if found:
                 return [] if _posts([node, *found]) else list(found.values())
