@@ -12,9 +12,9 @@
    level, so containers close to their paragraphs win.
 5. The top-scoring element is narrowed to the child holding its largest clump while no
    other child (nor its own paragraphs) holds a comparable one; then siblings holding a
-   comparable clump are merged in, for stories split over several containers, or else a
-   lead paragraph named as such beside it, or else the first paragraph under the
-   story's headline.
+   comparable clump are merged in, for stories split over several containers, or else
+   the same place in copies of its page-builder row, or else a lead paragraph named as
+   such beside it, or else the first paragraph under the story's headline.
 
 docs/extraction.md walks through it with the reasons and the numbers.
 """
@@ -58,6 +58,10 @@ MERGE_LEVELS = 3
 KIN_DISCOUNT = 0.5
 # How far above the story's first paragraph the box may be that holds it and its headline.
 HEADLINE_LEVELS = 7
+# How far above the chosen element the copies of its page-builder row are looked for: a
+# story's parts sit five or six levels below the box their copies share (the headline's
+# reach; twelve levels found nothing more on the tuning halves).
+TEMPLATE_LEVELS = 7
 # How far above a paragraph a box around a picture makes it a caption.
 CAPTION_LEVELS = 4
 # Boxes of one kind, each under a linked heading, that make a page of posts.
@@ -309,13 +313,13 @@ class Scores:
 
     def twins(self, el) -> list:
         """The same place as ``el`` in boxes of an ancestor's kind beside that ancestor, up to
-        ``HEADLINE_LEVELS`` up, where it holds a paragraph of unlinked prose: a story whose
+        ``TEMPLATE_LEVELS`` up, where it holds a paragraph of unlinked prose: a story whose
         parts each sit in a copy of one page-builder row (``section.row > div.column >
         div.story-text``, again and again) is too far apart for the merge of siblings. A
         box with a headline of its own is another story, and posts are not one story."""
         steps = []
         node = el
-        for _ in range(HEADLINE_LEVELS):
+        for _ in range(TEMPLATE_LEVELS):
             up = node.getparent()
             if up is None or up.tag == "body" or up.getparent() is None:
                 return []
