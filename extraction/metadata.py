@@ -60,7 +60,7 @@ _DATE_TAGS = ("article:published_time", "datepublished", "pubdate", "date")
 _LONGEST_DATE = 64
 
 
-def iso_date(value: str | None) -> str | None:
+def _iso_date(value: str | None) -> str | None:
     """A stated publication date as ISO 8601 (a date, or a time with its offset), None when it names none.
 
     Pages state ISO 8601 or e-mail style (RFC 2822) dates; anything else ("²⁰²⁴-01-01", 5,000 digits,
@@ -156,7 +156,7 @@ def read_metadata(doc) -> Metadata:
         author = None
     stated_dates = chain((tags.get(name) for name in _DATE_TAGS), (ld_value("datePublished"),),
                          (t.get("datetime") for t in sources["time"]))
-    published = next(filter(None, map(iso_date, stated_dates)), None)
+    published = next(filter(None, map(_iso_date, stated_dates)), None)
     image = _first(tags, "og:image", "twitter:image", "twitter:image:src") or ld_value("image")
     language = (doc.get("lang") or _first(tags, "og:locale") or "").replace("_", "-").strip() or None
     base = next((href for el in sources["base"] if el.getparent().tag == "head"
