@@ -11,6 +11,7 @@ from charset_normalizer import from_bytes
 from lxml import etree
 
 from .article import ExtractionError
+from .nesting import flatten
 
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_\-:.]+)""", re.I)
 _BOMS = [(codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be")]
@@ -174,6 +175,16 @@ def _parser(encoding: str | None) -> etree.HTMLParser:
 _INVALID_ENCODING = (etree.ErrorTypes.ERR_INVALID_ENCODING,)
 
 
+def _too_deep(parser: etree.HTMLParser) -> bool:
+    """Whether the last parse stopped at libxml2's depth cap, losing the rest of the page.
+
+    libxml2 halts there, so that is the last error: reading only it keeps the test cheap on
+    pages with thousands of harmless errors.
+    """
+    error = parser.error_log.last_error
+    return error is not None and error.type == etree.ErrorTypes.ERR_RESOURCE_LIMIT and "depth" in error.message
+
+
 def _parse_as_utf8(data: bytes) -> lxml.html.HtmlElement | None:
     """The tree of non-ASCII bytes without a BOM when they are clean UTF-8, else None.
 
@@ -224,9 +235,21 @@ def parse(html: str | bytes, charset: str | None = None) -> lxml.html.HtmlElemen
     return _parse(text, None)
 
 
+def parse_fragment(html: str) -> lxml.html.HtmlElement:
+    """An HTML fragment (a feed's content) under a new ``<div>``, nesting past the parser's cap flattened."""
+    parser = _parser(None)
+    root = lxml.html.fragment_fromstring(html, create_parent="div", parser=parser)
+    if _too_deep(parser):
+        root = lxml.html.fragment_fromstring(flatten(html), create_parent="div", parser=parser)
+    return root
+
+
 def _parse(markup: str | bytes, encoding: str | None) -> lxml.html.HtmlElement:
     try:
         doc = lxml.html.document_fromstring(markup, parser=_parser(encoding))
+        if _too_deep(_parser(encoding)):
+            text = markup.decode(encoding or "utf-8", "replace") if isinstance(markup, bytes) else markup
+            doc = lxml.html.document_fromstring(flatten(text), parser=_parser(None))
     except (etree.ParserError, ValueError) as exc:
         raise ExtractionError(f"unparseable HTML: {exc}") from exc
     if doc is None:

@@ -7,7 +7,10 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from datetime import date, datetime
+from email.utils import parsedate_to_datetime
 from functools import cache
+from itertools import chain
 
 from lxml import etree
 
@@ -51,6 +54,29 @@ def _meta_tags(metas) -> dict[str, str]:
                 if name:
                     found.setdefault(name.strip().lower(), content)
     return found
+
+
+_DATE_TAGS = ("article:published_time", "datepublished", "pubdate", "date")
+_LONGEST_DATE = 64
+
+
+def _iso_date(value: str | None) -> str | None:
+    """A stated publication date as ISO 8601 (a date, or a time with its offset), None when it names none.
+
+    Pages state ISO 8601 or e-mail style (RFC 2822) dates; anything else ("²⁰²⁴-01-01", 5,000 digits,
+    year 0, an offset of 99 hours) is dropped so that no caller is handed it as a date.
+    """
+    value = (value or "").strip()
+    if not value or len(value) > _LONGEST_DATE or not value.isascii():
+        return None
+    try:
+        return (date.fromisoformat(value) if len(value) == 10 else datetime.fromisoformat(value)).isoformat()
+    except ValueError:
+        pass
+    try:
+        return parsedate_to_datetime(value).isoformat()
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
 
 
 def _first(tags: dict[str, str], *names: str) -> str | None:
@@ -128,9 +154,9 @@ def read_metadata(doc) -> Metadata:
         author = " ".join(rel.split()) or None
     if author and re.match(r"https?://", author):
         author = None
-    published = _first(tags, "article:published_time", "datepublished", "pubdate", "date") \
-        or ld_value("datePublished") or next((t.get("datetime").strip() for t in sources["time"]
-                                              if (t.get("datetime") or "").strip()), None)
+    stated_dates = chain((tags.get(name) for name in _DATE_TAGS), (ld_value("datePublished"),),
+                         (t.get("datetime") for t in sources["time"]))
+    published = next(filter(None, map(_iso_date, stated_dates)), None)
     image = _first(tags, "og:image", "twitter:image", "twitter:image:src") or ld_value("image")
     language = (doc.get("lang") or _first(tags, "og:locale") or "").replace("_", "-").strip() or None
     base = next((href for el in sources["base"] if el.getparent().tag == "head"

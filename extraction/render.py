@@ -4,6 +4,7 @@ from __future__ import annotations
 import lxml.html
 from lxml import etree
 
+from .document import parse_fragment
 from .sanitize import clean_article_html
 from .tags import ANNOTATION_TAGS, BLOCK_TAGS, CELL_TAGS, INVISIBLE_TAGS
 
@@ -78,7 +79,7 @@ def html_to_text(html: str) -> str:
     if "<" not in html and "&" not in html:
         return join_paragraphs(html)
     try:
-        return element_text(lxml.html.fragment_fromstring(html, create_parent="div"))
+        return element_text(parse_fragment(html))
     except (etree.ParserError, ValueError):
         return join_paragraphs(html)
 

@@ -50,6 +50,25 @@ CASES = {
                                   lambda s: s.enclosures[0]["url"].endswith("/a.mp3") and s.enclosures[0]["length"] == ""),
     "charset=undefined": (rss(), {"Content-Type": "application/rss+xml; charset=undefined"},
                           "charset 'undefined'", None),
+    # Past the HTML parser's depth cap the rest of the content was dropped, text and all.
+    "description nested 100,000 deep": (rss().replace("<description>Body</description>", "<description><![CDATA["
+                                                      + "<div>" * 100_000 + "Body" + "</div>" * 100_000
+                                                      + "<p>Tail text</p>]]></description>"), XML, "",
+                                        lambda s: "Tail text" in s.summary_html),
+    # The e-mail address was looked for from every position of the name: quadratic, hours for this one.
+    "JSON author of 1,000,000 characters": (jsonfeed(authors=[{"name": "a" * 1_000_000}]), JSON, "",
+                                            lambda s: s.author == "a" * 500),
+    # A reference to no character crashed feedparser's lenient parser, and the whole feed with it.
+    "RSS category &#xD800;": (rss(item="<category>a&#xD800;b</category>"), XML, "names no character",
+                              lambda s: s.tags == ["a\ufffdb"]),
+    "RSS description &#x110000;": (rss().replace("<description>Body", "<description>Body&#x110000;"), XML,
+                                   "names no character", lambda s: "Body\ufffd" in s.summary_html),
+    "RSS category &#(5,000 digits);": (rss(item=f"<category>a&#{'9' * 5000};b</category>"), XML,
+                                       "names no character", lambda s: s.tags == ["a\ufffdb"]),
+    # Python's JSON decoder gives up near 1,000 levels, and refused the whole feed for one such field.
+    "JSON extension nested 100,000 deep": (jsonfeed(_ext=0).replace('"_ext": 0', '"_ext": ' + "[" * 100_000
+                                                                    + "]" * 100_000), JSON, "nested deeper than",
+                                           None),
     "encoding=zlib declared": (rss().replace('encoding="utf-8"', 'encoding="zlib_codec"'), XML,
                                "encoding 'zlib_codec'", None),
 }

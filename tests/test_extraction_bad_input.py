@@ -32,6 +32,11 @@ BAD_INPUTS = {
     # author or date was looked for in it.
     "deep json-ld": (b"<html><head><script type='application/ld+json'>" + b"[" * 100_000 + b"]" * 100_000
                      + b"</script></head><body>" + PARA.encode() * 5 + b"</body></html>"),
+    # Past the parser's depth cap the page is flattened by a pass over its tags: unterminated ones
+    # must not make that pass quadratic.
+    "deep, then unterminated tags": b"<div>" * 3000 + PARA.encode() * 5 + b"<a" * 100_000 + b"<" + b"a" * 200_000,
+    # Methods that read tags by pattern scanned from every "<" to the next ">".
+    "a run of '<'": PARA.encode() * 5 + b"<" * 200_000,
     "xml declaration": b"<?xml version='1.0' encoding='utf-8'?><html><body>" + PARA.encode() * 5 + b"</body></html>",
 }
 
@@ -50,8 +55,8 @@ def test_truncated_page_keeps_its_text():
 
 @pytest.mark.timeout(120)
 def test_deep_nesting():
-    data = b"<div>" * 10_000 + PARA.encode() + b"</div>" * 10_000
-    assert isinstance(outcome(data), (Article, ExtractionError))
+    data = b"<div>" * 10_000 + PARA.encode() * 5 + b"</div>" * 10_000
+    assert outcome(data).text.count("Residents") == 5
 
 
 @pytest.mark.timeout(120)

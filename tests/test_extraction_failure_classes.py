@@ -422,6 +422,26 @@ def test_a_closing_sentence_stays_before_removed_links():
     assert "We rate the claim mostly true." in extract(page).text
 
 
+def test_a_story_split_over_copies_of_one_page_builder_row_comes_out_whole():
+    # Each part of the story sits at the same place in a copy of one row template, five
+    # levels down; the first part is far shorter than the rest, and a photo row and a
+    # column of ads stand between them. A copy holding a headline of its own would be
+    # another story.
+    def row(body: str, side: str = "") -> str:
+        return (f"<section class='page-row'><div class='container'><div class='column'><div class='inner-row'>"
+                f"<div class='column'><div class='story-text'>{body}</div></div>{side}</div></div></div></section>")
+    first = "".join(f"<p>Opening part, line {i}. {paragraph(80 + i)}</p>" for i in range(2))
+    rest = "".join(f"<p>{paragraph(i)}</p>" for i in range(14))
+    ads = f"<div class='column'><div class='promo'><p>{sentence(90)}</p></div></div>"
+    photo = "<section class='page-row'><figure><img src='a.jpg'><figcaption>The pier</figcaption></figure></section>"
+    following = row(f"<h1>Bridge closed</h1><p>Next story, line 0. {paragraph(60)}</p><p>{paragraph(61)}</p>")
+    page = (f"<html><body><nav><ul>{MENU}</ul></nav><main><div class='page'><h1>Later ferry</h1>"
+            f"{row(first)}{photo}{row(rest, ads)}{following}</div></main></body></html>")
+    text = extract(page).text
+    assert "Opening part, line 0" in text and "Opening part, line 1" in text and paragraph(13) in text
+    assert text.index("Opening part, line 1") < text.index(paragraph(13)) and "Next story" not in text
+
+
 def test_a_story_of_bare_text_lines_inside_a_furniture_named_span_is_kept():
     # Older pages write a story as text between <br> tags, often inside one <span> or <font>.
     # That element holds the story's paragraphs, as a box would: its name ("meta" here,

@@ -56,3 +56,8 @@ def test_ruby_readings_stay_out_of_the_text_and_in_the_html():
     root = lxml.html.fromstring("<div><p>今日は<ruby>漢<rp>(</rp><rt>かん</rt><rp>)</rp>字<rt>じ</rt></ruby>を書く。</p></div>")
     assert element_text(root) == "今日は漢字を書く。"
     assert "<rt>かん</rt>" in sanitized_html(root)
+
+
+def test_a_fragment_nested_past_the_parser_cap_keeps_its_text():
+    # A feed's content of 100,000 nested <div>s: libxml2 stops at 2,048 and dropped the rest.
+    assert html_to_text("<div>" * 100_000 + "deep" + "</div>" * 100_000 + "<p>after</p>") == "deep\n\nafter"

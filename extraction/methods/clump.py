@@ -12,9 +12,9 @@
    level, so containers close to their paragraphs win.
 5. The top-scoring element is narrowed to the child holding its largest clump while no
    other child (nor its own paragraphs) holds a comparable one; then siblings holding a
-   comparable clump are merged in, for stories split over several containers, or else a
-   lead paragraph named as such beside it, or else the first paragraph under the
-   story's headline.
+   comparable clump are merged in, for stories split over several containers, or else
+   the same place in copies of its page-builder row, or else a lead paragraph named as
+   such beside it, or else the first paragraph under the story's headline.
 
 docs/extraction.md walks through it with the reasons and the numbers.
 """
@@ -58,6 +58,10 @@ MERGE_LEVELS = 3
 KIN_DISCOUNT = 0.5
 # How far above the story's first paragraph the box may be that holds it and its headline.
 HEADLINE_LEVELS = 7
+# How far above the chosen element the copies of its page-builder row are looked for: a
+# story's parts sit five or six levels below the box their copies share (the headline's
+# reach; twelve levels found nothing more on the tuning halves).
+TEMPLATE_LEVELS = 7
 # How far above a paragraph a box around a picture makes it a caption.
 CAPTION_LEVELS = 4
 # Boxes of one kind, each under a linked heading, that make a page of posts.
@@ -310,6 +314,33 @@ class Scores:
                 below.add(node)
         return {holder: block for holder, block in self.blocks.items() if holder in below}
 
+    def twins(self, el) -> list:
+        """The same place as ``el`` in boxes of an ancestor's kind beside that ancestor, up to
+        ``TEMPLATE_LEVELS`` up, where it holds a paragraph of unlinked prose: a story whose
+        parts each sit in a copy of one page-builder row (``section.row > div.column >
+        div.story-text``, again and again) is too far apart for the merge of siblings. A
+        box with a headline of its own is another story, and posts are not one story."""
+        steps = []
+        node = el
+        for _ in range(TEMPLATE_LEVELS):
+            up = node.getparent()
+            if up is None or up.tag == "body" or up.getparent() is None:
+                return []
+            steps.insert(0, _place(node))
+            node = up
+            kind = _kind(node)
+            if kind is None:
+                continue
+            found = {}
+            for box in node.getparent():
+                if box is not node and _kind(box) == kind and (twin := _follow(box, steps)) is not None \
+                        and any(self._lead_paragraph(m) for m in twin.iter() if m in self.blocks) \
+                        and not self._strength(box) and next(box.iter("h1"), None) is None:
+                    found[box] = twin
+            if found:
+                return [] if _posts([node, *found]) else list(found.values())
+        return []
+
     def leads(self, el) -> list:
         """Earlier siblings of ``el`` that hold a paragraph of prose and are named as the
         story's lead (standfirst, perex, dek...), or hold two paragraphs' worth of prose
@@ -435,6 +466,22 @@ def _linked_heading(box) -> bool:
     return any(not (a.get("href") or "#").lstrip().startswith("#") for h in box.iter(*HEADING_TAGS) for a in h.iter("a"))
 
 
+def _place(el) -> tuple:
+    """Tag and first class name, or the tag alone: a step in a page builder's template."""
+    return _kind(el) or (el.tag, None)
+
+
+def _follow(box, steps: list):
+    """The first element below ``box`` reached through children at the ``_place`` of each
+    step in turn; None when the box's template differs."""
+    if not steps:
+        return box
+    for child in box:
+        if _place(child) == steps[0] and (found := _follow(child, steps[1:])) is not None:
+            return found
+    return None
+
+
 def _outermost_list(el):
     """The list that ``el`` is nested in, item by item, up to the outermost: a sub-list (the
     steps under one point of an agenda) is part of its parent list, not a story of its own."""
@@ -505,6 +552,10 @@ def find_article_and_blocks(doc):
         node = scores.skeleton.parent.get(node)
         if node is None or node.tag == "body":
             break
+    # Parts of the story in copies of one template further apart than siblings.
+    twins = scores.twins(best)
+    if twins:
+        return _gather(best, twins), None
     leads = scores.leads(best)
     if leads:
         return _wrap(best, leads), None
@@ -525,6 +576,17 @@ def _wrap(node, siblings: list):
     parent.insert(parent.index(members[0]), wrapper)
     for child in members:
         wrapper.append(child)
+    return wrapper
+
+
+def _gather(node, twins: list):
+    """A new container, in ``node``'s place, holding ``node`` and its twins in page order."""
+    members = [el for el in node.getroottree().getroot().iter() if el is node or el in twins]
+    wrapper = node.makeelement("div", {})
+    node.addprevious(wrapper)
+    for member in members:
+        member.tail = None
+        wrapper.append(member)
     return wrapper
 
 

@@ -19,8 +19,8 @@ from ..article import ExtractionError
 from .boilerpipe import add_paragraph
 from .whitespace import visible_markup
 
-_TAG = re.compile(r"<[^>]*>")
-_TAG_PIECE = re.compile(r"<[^>]*>|<[^>]*$|^[^<]*>")
+_TAG = re.compile(r"<[^<>]*+>")  # never past a "<": "<<<<…" costs one pass
+_TAG_PIECE = re.compile(r"<[^<>]*+>|<[^<>]*+$|^[^<>]*+>")
 _BLOCK_START = re.compile(r"(?=<(?:p|div|li|h[1-6]|tr|table|section|article|blockquote|ul|ol|br)\b)", re.I)
 _LONG_LINE = 500
 _RADIUS = 3

@@ -19,7 +19,7 @@ from ..article import ExtractionError
 from ..tags import CODE_TAGS
 from .boilerpipe import add_paragraph
 
-_TAG = re.compile(r"<[^>]*>")
+_TAG = re.compile(r"<[^<>]*+>")  # never past a "<": "<<<<…" costs one pass
 _GAP = re.compile(r"\s{2,}")
 _MIN_GAP = 8  # an inline tag pair (<b>…</b>) alone never splits a paragraph
 _MIN_WORDS = 8

@@ -5,6 +5,7 @@ Titles and names in JSON Feed are plain text: markup in them is shown as written
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime, timezone as dt_timezone
 from html import escape
 
@@ -12,10 +13,19 @@ from .feed_fields import (NotAFeed, Notes, ParsedEntry, ParsedFeed, absolute_url
                           read_entries, sane_date, text_field)
 
 
+MAX_DEPTH = 64
+# A string (to the end of the text when it is never closed, so each character is read once) or a bracket.
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*+(?:"|\Z)|[\[\]{}]', re.S)
+
+
 def parse(content: bytes, url: str, max_entries: int = 500, notes: Notes | None = None) -> ParsedFeed:
     notes = Notes() if notes is None else notes
     try:
-        doc = json.loads(content.decode("utf-8-sig"), parse_int=_number)
+        text = content.decode("utf-8-sig")
+        try:
+            doc = json.loads(text, parse_int=_number)
+        except RecursionError:
+            doc = json.loads(_shallow(text, notes), parse_int=_number)
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise NotAFeed(f"not a feed: invalid JSON: {exc}") from None
     if not isinstance(doc, dict) or not str(doc.get("version", "")).startswith("https://jsonfeed.org/version/"):
@@ -31,6 +41,29 @@ def parse(content: bytes, url: str, max_entries: int = 500, notes: Notes | None 
         entries=read_entries(items[:max_entries], lambda item: _entry(item, url, notes), notes),
         total_entries=len(items),
     )
+
+
+def _shallow(text: str, notes: Notes) -> str:
+    """The document with each array or object that opens below MAX_DEPTH levels replaced by null.
+
+    Python's decoder recurses once a level and gives up near 1,000, so one deeply nested extension field
+    refused the whole feed. No field JSON Feed defines lies deeper than 4.
+    """
+    kept, depth, last, start = [], 0, 0, 0
+    for token in _JSON_TOKEN.finditer(text):
+        char = token.group()
+        if char in "[{":
+            depth += 1
+            if depth == MAX_DEPTH + 1:
+                start = token.start()
+        elif char in "]}":
+            if depth == MAX_DEPTH + 1:
+                kept.append(text[last:start] + "null")
+                last = token.end()
+                notes.add(f"a value nested deeper than {MAX_DEPTH} levels was left out")
+            depth -= 1
+    kept.append(text[last:])
+    return "".join(kept)
 
 
 def _number(digits: str) -> int | float:

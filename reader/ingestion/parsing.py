@@ -24,6 +24,10 @@ _ENTITY_DECLARATION = re.compile(rb"<!ENTITY|<\x00!\x00E\x00N\x00T\x00I\x00T\x00
 # When neither the server nor the document names a charset that decodes the bytes, feedparser asks this
 # detector before its fixed fallbacks (utf-8, windows-1252, iso-8859-2), which decode anything, garbled.
 feedparser.encodings.lazy_chardet_encoding = charsets.detect
+# A numeric character reference. One to no character (a lone surrogate, past U+10FFFF, more digits than
+# Python reads as a number) crashed feedparser's lenient parser, and with it the whole feed.
+_CHAR_REF = re.compile(rb"&#([xX][0-9a-fA-F]+|[0-9]+)")
+_MAX_REF_DIGITS = 8
 # The end of an RSS <item> or Atom <entry>, namespaced or not: where a document may be cut after N entries.
 _ENTRY_END = re.compile(rb"</(?:[A-Za-z_][\w.-]*:)?(?:item|entry)\s*>")
 
@@ -78,6 +82,20 @@ def first_entries(content: bytes, max_entries: int) -> tuple[bytes, int]:
     return content[:ends[max_entries - 1][1]] + content[ends[-1][1]:], len(ends)
 
 
+def _readable_references(content: bytes, notes: Notes) -> bytes:
+    """The document with each reference to no character made U+FFFD's, as HTML reads them."""
+    def readable(match: re.Match) -> bytes:
+        ref = match.group(1)
+        digits, base = (ref[1:], 16) if ref[:1] in b"xX" else (ref, 10)
+        code = int(digits, base) if len(digits.lstrip(b"0")) <= _MAX_REF_DIGITS else -1
+        if 0 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF:
+            return match.group(0)
+        notes.add("a character reference that names no character was read as \ufffd")
+        return b"&#xFFFD"
+
+    return _CHAR_REF.sub(readable, content) if b"&#" in content else content
+
+
 def _feedparser(content: bytes, url: str, content_type: str):
     # A stream, never a str or bytes: feedparser would otherwise open URLs or local paths itself. Its own
     # sanitizer and link resolver are off: clean_html does both for every entry (with nh3 and lxml, against
@@ -94,7 +112,7 @@ def _parse_xml(content: bytes, url: str, content_type: str, max_entries: int, no
     # The whole document, not its head: comments before the DOCTYPE can push a declaration past any prefix.
     if _ENTITY_DECLARATION.search(content):
         raise NotAFeed("refused: the feed declares XML entities (entity expansion or external entity attack)")
-    content = charsets.usable_declaration(content, notes)
+    content = _readable_references(charsets.usable_declaration(content, notes), notes)
     first, total = first_entries(content, max_entries) if max_entries > 0 else (content, 0)
     parsed = _feedparser(first, url, content_type)
     if first is not content and len(parsed.entries) < max_entries:  # the cut fell inside a CDATA section
