@@ -128,16 +128,32 @@ def _drop_furniture(node, blocks: dict) -> dict:
     marked = {el for el in node.iterdescendants(etree.Element) if furniture_strength(el) and not _in_sentence(el)}
     if not marked:
         return blocks
-    removed = marked - set(_ancestors_within(_largest_clump(blocks), node))
+    largest = _largest_clump(blocks)
+    removed = marked - set(_ancestors_within(largest, node))
     if not removed or not _prose_outside(blocks, removed, node):
         # Nothing but furniture-named text: the names are wrong (a story in a
         # "gallery" box), and a page shown with its furniture beats no page.
         return blocks
+    removed -= _story_runs(marked, blocks, largest)
     for el in removed:
         if el.getparent() is not None:
             _remove(el)
     # A block that was removed, or sits in a removed element, no longer reaches ``node``.
     return {el: block for el, block in blocks.items() if _reaches(el, node)}
+
+
+def _story_runs(marked: set, blocks: dict, largest) -> set:
+    """The largest clump's biggest block, and the named inline elements that hold half of its
+    text. A story written as bare text between ``<br>`` tags is its box's own text, often
+    inside one ``<span>`` or ``<font>``: then that box, or that element, is the story, as the
+    wrappers of its paragraphs would be, whatever its name says ("paywall", "meta_field")."""
+    members = [(block.chars - block.link_chars, el) for el, block in blocks.items() if el.getparent() is largest]
+    if not members:
+        return set()
+    story = max(members, key=lambda m: m[0])[1]
+    half = blocks[story].chars / 2
+    return {story} | {el for el in story.iterdescendants(*INLINE_TAGS)
+                      if el in marked and len(string_value(el).encode()) >= half}
 
 
 def _in_sentence(el) -> bool:

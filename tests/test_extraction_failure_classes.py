@@ -440,3 +440,40 @@ def test_a_story_split_over_copies_of_one_page_builder_row_comes_out_whole():
     text = extract(page).text
     assert "Opening part, line 0" in text and "Opening part, line 1" in text and paragraph(13) in text
     assert text.index("Opening part, line 1") < text.index(paragraph(13)) and "Next story" not in text
+
+
+def test_a_story_of_bare_text_lines_inside_a_furniture_named_span_is_kept():
+    # Older pages write a story as text between <br> tags, often inside one <span> or <font>.
+    # That element holds the story's paragraphs, as a box would: its name ("meta" here,
+    # a content system's field type) must not take the story with it.
+    lines = "<br><br>".join(paragraph(i) for i in range(5))
+    html = (f"<html><body><div class='menu'>{MENU}</div><div class='post'><div class='body'>"
+            f"<span class='cms-meta-field'>{lines}</span></div></div>"
+            "<div class='note'>Short notice about the site and its terms.</div></body></html>")
+    text = extract(html.encode()).text
+    assert paragraph(0) in text and paragraph(4) in text
+
+
+def test_a_story_of_bare_text_lines_in_a_furniture_named_box_is_kept():
+    # The same story as the text of its box itself: the box is the story's one block, and
+    # the largest clump is its parent, so the box is no wrapper of the clump, and its name
+    # ("paywall") took the story away and left the standfirst.
+    lines = "<br><br>".join(paragraph(i) for i in range(5))
+    html = (f"<html><body><div class='menu'>{MENU}</div><div class='post'><h2>The ferry</h2>"
+            f"<p>{sentence(99)} {sentence(98)}</p><div class='text paywall'>{lines}</div></div></body></html>")
+    text = extract(html.encode()).text
+    assert paragraph(0) in text and paragraph(4) in text
+
+
+def test_a_story_of_bare_text_lines_in_a_layout_table_leaves_the_next_column_out():
+    # An old page: a layout row of a menu cell, the story as text between <br> tags in
+    # its cell, and a column of promotion boxes of one line each. The story's cell and the
+    # boxes are each their own text's block; pooled by their parents, the boxes made one
+    # clump big enough to stop the narrowing at the row, and the promotions came out too.
+    lines = "<br><br>".join(paragraph(i) for i in range(5))
+    promos = "".join(f"<div><b>Offer {i}</b><br>{sentence(50 + i)}</div>" for i in range(6))
+    html = (f"<html><body><table><tr><td>{MENU.replace('li>', 'div>')}</td><td>{lines}</td>"
+            f"<td>{promos}</td></tr></table></body></html>")
+    text = extract(html.encode()).text
+    assert paragraph(0) in text and paragraph(4) in text
+    assert sentence(50) not in text and "Offer" not in text

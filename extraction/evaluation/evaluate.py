@@ -6,6 +6,7 @@ Without ``--dataset`` it runs the three shared sets: two with gold text
 (``html/<id>.html.gz`` + ``ground-truth.json``, token F1, ``metric.py``) and trafilatura's
 (``snippets.json``, the snippet protocol, ``evaluation/snippets.py``), and prints one table
 with both halves (``evaluation/split.py``) and their gap, competitors in the same run.
+``--perturb old,...`` scores the same sets rewritten in older markup styles (``perturb.py``).
 
 Reusable pieces: ``load_dataset``, ``evaluate_method`` (one extractor over a dataset, with
 per-page scores and timing), ``format_table``, ``format_split_table`` and ``worst_pages``.
@@ -19,13 +20,14 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..article import ExtractionError
 from ..methods import METHODS
 from .competitors import COMPETITORS, load_competitor
 from .metric import PageScore, Summary, score_page, summarize
+from .perturb import TRANSFORMS, perturb
 from .snippets import SnippetScore, score_snippets, summarize_snippets
 from .split import CHECK, TUNE, half_of
 
@@ -197,7 +199,7 @@ DEFAULT_SETS = ("article-extraction-benchmark", "readability-test-pages", "trafi
 def cached_run(pages: list[Page], name: str, cache: Path | None, set_name: str) -> EvalResult:
     """``evaluate_method``, with the predictions of a competitor kept in ``cache``: they do
     not change while our method is tuned, and they are the slow part of a run."""
-    path = cache / f"{set_name}--{name}.json" if cache and name not in METHODS else None
+    path = cache / f"{set_name}--{name}.json" if cache and name not in METHODS else None  # set_name says the perturbation
     if path is not None and path.exists():
         saved = json.loads(path.read_text(encoding="utf-8"))
         texts = [saved["texts"][page.id] for page in pages]
@@ -211,6 +213,13 @@ def cached_run(pages: list[Page], name: str, cache: Path | None, set_name: str) 
     return result
 
 
+def perturbed(pages: list[Page], variant: str) -> list[Page]:
+    """The pages with their HTML rewritten by a markup perturbation (``perturb.py``), gold unchanged."""
+    if variant == "none":
+        return pages
+    return [replace(page, html=perturb(page.html, variant)) for page in pages]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m extraction.evaluation.evaluate", description=__doc__.splitlines()[0])
     parser.add_argument("--dataset", action="append",
@@ -219,19 +228,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--compare", default="trafilatura,readability-lxml",
                         help=f"competitors, comma-separated, from: {', '.join(COMPETITORS)}; skipped when not installed")
     parser.add_argument("--cache", type=Path, help="folder to keep competitors' predictions in between runs")
+    parser.add_argument("--perturb", default="",
+                        help=f"score every set as rewritten by these markup perturbations, comma-separated, from: "
+                             f"{', '.join(TRANSFORMS)} (evaluation/perturb.py); 'none' is the pages as they are")
     parser.add_argument("--worst", type=int, default=10, help="how many worst tuning pages to list")
     args = parser.parse_args(argv)
 
     folders = [Path(d) for d in args.dataset] if args.dataset else [shared_dir() / "datasets" / name for name in DEFAULT_SETS]
     names = [n.strip() for n in f"{args.method},{args.compare}".split(",") if n.strip()]
+    variants = [v.strip() for v in (args.perturb or "none").split(",") if v.strip()]
+    unknown = [v for v in variants if v != "none" and v not in TRANSFORMS]
+    if unknown:
+        parser.error(f"unknown perturbation {', '.join(unknown)}; known: none, {', '.join(TRANSFORMS)}")
     runs = []
     for folder in folders:
-        pages = load_dataset(folder)
-        for name in names:
-            try:
-                runs.append((folder.name, cached_run(pages, name, args.cache, folder.name)))
-            except ExtractionError as exc:
-                print(f"skipping {name}: {exc}", file=sys.stderr)
+        original = load_dataset(folder)
+        for variant in variants:
+            pages, set_name = perturbed(original, variant), folder.name if variant == "none" else f"{folder.name} [{variant}]"
+            for name in names:
+                try:
+                    runs.append((set_name, cached_run(pages, name, args.cache, set_name)))
+                except ExtractionError as exc:
+                    print(f"skipping {name}: {exc}", file=sys.stderr)
     print(format_split_table(runs))
     for set_name, res in runs:
         if res.method in METHODS and args.worst:

@@ -173,14 +173,16 @@ class Scores:
             threads = skeleton.inside(lambda n: n.tag in LIST_TAGS and self.furniture.get(n) == STRONG
                                       and sum(prose.get(item, 0.0) > 0 for item in n) >= POSTS)
             values = {el: (0.0 if value > 0 and el in threads else value) for el, value in values.items()}
-        clumps = {el: clump_value(value) for el, value in _pool(values, skeleton.parent).items()}
+        self.line_boxes = line_boxes = {el for el in blocks if el.tag in LINE_BOXES and el.find("br") is not None}
+        clumps = {el: clump_value(value) for el, value in _pool(values, skeleton.parent, line_boxes).items()}
         # A link list counts against its own container, not against every box above it:
         # links inside a story (show notes, sources) must not sink it below one of its
         # paragraphs. The decay already keeps a container above many menus from winning.
         self.score = skeleton.sums(clumps, LEVEL_DECAY, carry_negative=False)
-        # A block alone is a clump of one.
+        # A block alone is a clump of one (a box of lines is one already).
         for el, value in values.items():
-            self.score[el] = self.score.get(el, 0.0) + clump_value(value)
+            if el not in line_boxes:
+                self.score[el] = self.score.get(el, 0.0) + clump_value(value)
         self.values = values
         self.clumps = {el: value for el, value in clumps.items() if value > 0}
         self.biggest = skeleton.maxima(self.clumps)
@@ -189,7 +191,8 @@ class Scores:
     def prose(self) -> dict:
         """Plain sums of prose below each element, for lists inside a story (``best``);
         few pages ask."""
-        return self.skeleton.sums(_pool({el: v for el, v in self.values.items() if v > 0}, self.skeleton.parent))
+        return self.skeleton.sums(_pool({el: v for el, v in self.values.items() if v > 0}, self.skeleton.parent,
+                                        self.line_boxes))
 
     def _strength(self, node) -> int:
         if node not in self.furniture:
@@ -505,11 +508,19 @@ def _top_clump(values: dict, parent: dict) -> float:
     return max(_pool({el: value for el, value in values.items() if value > 0}, parent).values(), default=0.0)
 
 
-def _pool(values: dict, parent: dict) -> dict:
-    """Sum block values per parent element: the clumps."""
+# Boxes whose own text, broken into lines by <br>, is a run of paragraphs by itself.
+LINE_BOXES = frozenset(("div", "td", "th", "section", "article"))
+
+
+def _pool(values: dict, parent: dict, line_boxes: set | frozenset = frozenset()) -> dict:
+    """Sum block values per parent element: the clumps. A box whose own text runs over
+    line breaks is a clump by itself, as its lines would be if each were a <p>: story
+    text written between <br> tags is the text of its <div> or <td>, and pooled with its
+    siblings it would join a layout row's other columns, or a column of one-line boxes
+    would pool into one clump that no box of <p>s would make."""
     pooled: dict = {}
     for el, value in values.items():
-        up = parent[el]
+        up = el if el in line_boxes else parent[el]
         if up is not None:
             pooled[up] = pooled.get(up, 0.0) + value
     return pooled
