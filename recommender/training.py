@@ -34,13 +34,15 @@ RARITY_KINDS = ("word", "title", "name")
 
 
 def _design(batch, subscribed):
-    """Ratings' features with columns renumbered to those in use, each column's kind (its first entry's,
-    as an index into features.KINDS), plus the EXTRAS columns."""
+    """Ratings' features with columns renumbered to those in use, each column's kind (as an index into
+    features.KINDS; one entry's where a hash collision mixes kinds), plus the EXTRAS columns."""
     X = batch.X
-    columns, first, inverse = np.unique(X.indices, return_index=True, return_inverse=True)
+    columns, inverse = np.unique(X.indices, return_inverse=True)
     Xc = sparse.csr_matrix((X.data, inverse.astype(np.int32), X.indptr), shape=(X.shape[0], len(columns)))
-    codes = np.concatenate([f.kind_codes for f in batch.features]) if len(batch) else np.zeros(0, np.int8)
-    return columns, codes[first], Xc, batch.extras(subscribed)
+    kinds = np.zeros(len(columns), np.int8)
+    if len(batch):
+        kinds[inverse] = np.concatenate([f.kind_codes for f in batch.features])
+    return columns, kinds, Xc, batch.extras(subscribed)
 
 
 def _rarity_scaled(Xc, columns, kinds, community):
@@ -57,9 +59,7 @@ def _rarity_scaled(Xc, columns, kinds, community):
         return Xc, scale
     scaled_kinds = np.isin(kinds, [KINDS.index(kind) for kind in RARITY_KINDS])
     scale[scaled_kinds] = community.rarity(columns[scaled_kinds], kinds[scaled_kinds])
-    scaled = Xc.copy()
-    scaled.data = scaled.data * scale[scaled.indices]
-    return scaled, scale
+    return sparse.csr_matrix((Xc.data * scale[Xc.indices], Xc.indices, Xc.indptr), shape=Xc.shape), scale
 
 
 def _solve(Xc, extra, y, intercept_prior, start=None, weight=None):
