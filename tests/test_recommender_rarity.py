@@ -3,7 +3,7 @@ import pickle
 
 import numpy as np
 
-from recommender import CommunityPrior, Story, featurize, fit
+from recommender import CommunityPrior, Story, fit
 from recommender.features import KINDS, feature_index
 
 WORD, FEED = KINDS.index("word"), KINDS.index("feed")
@@ -11,6 +11,10 @@ WORD, FEED = KINDS.index("word"), KINDS.index("feed")
 
 def _story(i, text, feed="desk"):
     return Story(id=i, title="", text=text, feed=feed)
+
+
+def _weights(model):
+    return dict(zip(model.indices.tolist(), model.weights.tolist()))
 
 
 def _community(extra_common=60):
@@ -36,12 +40,10 @@ def test_same_evidence_weighs_more_on_a_rare_word_than_on_a_common_one():
     # symmetric ratings: one liked story per word, one disliked story with neither
     ratings = [(_story(1, "glacier"), True), (_story(2, "harbour"), True),
                (_story(3, "tariff"), False), (_story(4, "quota"), False)]
-    model = fit(ratings, community=community, own_votes_included=False)
-    weights = dict(zip(model.indices.tolist(), model.weights.tolist()))
+    weights = _weights(fit(ratings, community=community, own_votes_included=False))
     assert weights[feature_index("word", "glacier")] > 1.5 * weights[feature_index("word", "harbour")] > 0
     # without a community there is no corpus to count: the two words weigh the same
-    plain = fit(ratings)
-    weights = dict(zip(plain.indices.tolist(), plain.weights.tolist()))
+    weights = _weights(fit(ratings))
     assert np.isclose(weights[feature_index("word", "glacier")], weights[feature_index("word", "harbour")])
 
 
@@ -64,6 +66,5 @@ def test_tags_are_not_scaled_by_rarity():
     community = CommunityPrior([(s, 2, 2) for s in stories])
     ratings = [(Story(id=1, feed="desk", tags=["rare"]), True), (Story(id=2, feed="desk", tags=["common"]), True),
                (Story(id=3, feed="desk", tags=["other"]), False), (Story(id=4, feed="desk", tags=["more"]), False)]
-    weights = dict(zip(*(a.tolist() for a in (lambda m: (m.indices, m.weights))(
-        fit(ratings, community=community, own_votes_included=False)))))
+    weights = _weights(fit(ratings, community=community, own_votes_included=False))
     assert np.isclose(weights[feature_index("tag", "rare")], weights[feature_index("tag", "common")])
