@@ -15,7 +15,7 @@ import numpy as np
 from scipy import sparse
 
 from .crowd import CrowdModel
-from .features import DIM, StoryFeatures, as_features, matrix
+from .features import DIM, KINDS, StoryFeatures, as_features, matrix
 
 # Pseudo-votes pulling thin counts toward the global rate.
 SMOOTHING = 4.0
@@ -25,6 +25,22 @@ def _log_odds(good, bad, base: float, min_votes: int):
     good, bad = np.asarray(good, np.float64), np.asarray(bad, np.float64)
     odds = np.log((good + SMOOTHING * base) / (bad + SMOOTHING * (1 - base))) - np.log(base / (1 - base))
     return np.where(good + bad >= min_votes, odds, 0.0)
+
+
+def _document_frequency(features: list[StoryFeatures]) -> tuple[np.ndarray, np.ndarray]:
+    """Each feature's inverse document frequency over the stories, log((1 + stories) / (1 + stories with
+    it)) + 1, and per kind of feature (KINDS) its root mean square over the stories' values of that kind
+    (weighted by their squares: a story's typical word, not a typical column of the hashed space)."""
+    indices = np.concatenate([f.indices for f in features]) if features else np.zeros(0, np.int64)
+    idf = (np.log((1 + len(features)) / (1 + np.bincount(indices, minlength=DIM))) + 1).astype(np.float32)
+    typical = np.ones(len(KINDS))
+    if features:
+        codes = np.concatenate([f.kind_codes for f in features])
+        mass = np.concatenate([f.values for f in features]).astype(np.float64) ** 2
+        spread = np.bincount(codes, mass * idf[indices].astype(np.float64) ** 2, minlength=len(KINDS))
+        total = np.bincount(codes, mass, minlength=len(KINDS))
+        typical[total > 0] = np.sqrt(spread[total > 0] / total[total > 0])
+    return idf, typical
 
 
 class CommunityPrior:
@@ -49,7 +65,15 @@ class CommunityPrior:
         lengths = [len(f.indices) for f in features]
         self._good = np.bincount(indices, np.repeat(good, lengths), minlength=DIM)
         self._bad = np.bincount(indices, np.repeat(bad, lengths), minlength=DIM)
+        self._idf, self._typical_idf = _document_frequency(features)
         self._refresh()
+
+    def __setstate__(self, state):
+        # a prior pickled before it counted document frequencies (a crowd snapshot stored by an earlier
+        # version): every feature reads as typical, which fits as before, until the next snapshot
+        state.setdefault("_idf", np.ones(DIM, np.float32))
+        state.setdefault("_typical_idf", np.ones(len(KINDS)))
+        self.__dict__.update(state)
 
     def _refresh(self):
         total_good = sum(g for g, _ in self._story.values())
@@ -149,6 +173,13 @@ class CommunityPrior:
         where = np.minimum(np.searchsorted(self._own_idx, indices), max(len(self._own_idx) - 1, 0))
         hit = self._own_idx[where] == indices if len(self._own_idx) else np.zeros(len(indices), bool)
         return hit, where[hit]
+
+    def rarity(self, indices: np.ndarray, kind_codes: np.ndarray) -> np.ndarray:
+        """How rare each feature (hashed index, of kind ``kind_codes``: indices into features.KINDS) is
+        among the community's stories, relative to a typical feature of that kind: its inverse document
+        frequency over the kind's root mean square one. About 1 on average over a story's features of a
+        kind; above it for a word few stories use, below for one most use."""
+        return self._idf[indices] / self._typical_idf[kind_codes]
 
     def story_log_odds(self, stories) -> np.ndarray:
         """How much more (or less) than usual other readers liked each very story; 0 if too few votes."""

@@ -10,7 +10,7 @@ import json
 import re
 import zlib
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import islice
 
 import numpy as np
@@ -36,6 +36,10 @@ GROUP_WEIGHTS = {
     "author": 1.0,
     "site": 0.5,
 }
+
+# Each feature's kind as a small integer (StoryFeatures.kind_codes): an index into KINDS.
+KINDS = tuple(GROUP_WEIGHTS)
+_KIND_CODE = {kind: code for code, kind in enumerate(KINDS)}
 
 # Only the lead of a long story is read: topics are stated early, and it bounds featurising cost.
 MAX_TEXT_WORDS = 400
@@ -87,6 +91,11 @@ class StoryFeatures:
     keys: tuple[str, ...]
     feed: str = ""
     feed_title: str = ""
+    # kinds as indices into KINDS, for array work over many stories (derived, never stored)
+    kind_codes: np.ndarray = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "kind_codes", np.array([_KIND_CODE[k] for k in self.kinds], np.int8))
 
     def label(self, position: int) -> str:
         if self.kinds[position] == "feed" and self.feed_title:
