@@ -477,3 +477,16 @@ def test_a_story_of_bare_text_lines_in_a_layout_table_leaves_the_next_column_out
     text = extract(html.encode()).text
     assert paragraph(0) in text and paragraph(4) in text
     assert sentence(50) not in text and "Offer" not in text
+
+
+def test_an_unnamed_dialog_after_the_page_leaves_the_story_alone():
+    # A page without class or id names: after the page's wrapper, the body holds a dialog
+    # (community rules, a cookie policy) that scripts show on demand. Its paragraphs make a
+    # clump over a third of the story's, which stopped the narrowing at the body; it has
+    # no headline of its own and comes after the box that holds the story's headline.
+    rules = "".join(f"<p>{paragraph(40 + i)}</p>" for i in range(3))
+    html = (f"<html><body><div><div>{MENU}</div><div><div><div><h1>Ferry timetable</h1>{story()}</div>"
+            f"</div></div></div><div><b>Community rules</b>{rules}<a href='#'>Accept</a></div></body></html>")
+    text = extract(html.encode()).text
+    assert paragraph(0) in text and paragraph(5) in text
+    assert paragraph(40) not in text
