@@ -18,6 +18,8 @@ _KEPT_LINE_TAGS = frozenset((*HEADING_TAGS, *CELL_TAGS))
 # This many linked lines side by side make a list of links, not part of the story.
 LINK_RUN = 3
 _WORDS = re.compile(r"\w+")
+# A form holding at least this share of the article's text wraps the page, not a comment box.
+PAGE_FORM_SHARE = 0.5
 
 
 # Form tags that are not also invisible tags.
@@ -30,6 +32,7 @@ def clean_article(node, title: str = "", blocks: dict | None = None) -> None:
     form elements are still there to go, since those take text with them."""
     if blocks is None or next(node.iterdescendants(*_VISIBLE_FORM_TAGS), None) is not None:
         _unwrap_page_forms(node)
+        _drop_form_headings(node)
         etree.strip_elements(node, *INVISIBLE_TAGS, *FORM_TAGS, with_tail=False)
         drop_hidden(node)
         blocks = text_blocks(node)
@@ -70,11 +73,26 @@ def _is_label(el, block) -> bool:
 
 
 def _unwrap_page_forms(node) -> None:
-    """A form that holds paragraphs of text is a page wrapped in one (ASP.NET wraps
-    whole pages in a form): its controls go, its text stays."""
-    for form in list(node.iter("form")):
-        if len(" ".join(string_value(form).split())) >= 2 * PARAGRAPH_CHARS:
+    """A form that holds paragraphs of text and most of the article's is a page wrapped in
+    one (ASP.NET wraps whole pages in a form): its controls go, its text stays. A comment
+    form's notices on privacy are paragraphs too, but a small part of the article."""
+    forms = list(node.iter("form"))
+    if not forms:
+        return
+    whole = len(" ".join(string_value(node).split()))
+    for form in forms:
+        chars = len(" ".join(string_value(form).split()))
+        if chars >= 2 * PARAGRAPH_CHARS and chars >= PAGE_FORM_SHARE * whole:
             form.tag = "div"
+
+
+def _drop_form_headings(node) -> None:
+    """A heading right before a form is the form's title ("Leave a reply", "Sign up for our
+    newsletter"), and goes with it: without class names nothing else marks it."""
+    for form in list(node.iter("form")):
+        heading = form.getprevious()
+        if heading is not None and heading.tag in HEADING_TAGS and not (heading.tail and heading.tail.strip()):
+            _remove(heading)
 
 
 def _remove(el) -> None:

@@ -490,3 +490,35 @@ def test_an_unnamed_dialog_after_the_page_leaves_the_story_alone():
     text = extract(html.encode()).text
     assert paragraph(0) in text and paragraph(5) in text
     assert paragraph(40) not in text
+
+
+NOTICE = ("Your email address will not be published. By submitting this form you agree to the storage "
+          "and handling of your data by this website for the purpose of publishing your comment.")
+
+
+def comment_form_page(form: str) -> bytes:
+    return (f"<html><body><div>{MENU}</div><div><h1>Ferry timetable</h1>{story()}{form}"
+            "</div></body></html>").encode()
+
+
+def test_the_heading_of_an_unnamed_comment_form_goes_with_it():
+    # Without names, only the <form> marks a comment box after the story: the form went,
+    # and its title stayed behind as the story's last line.
+    text = extract(comment_form_page("<h3>Leave a reply</h3><form><textarea></textarea>"
+                                     "<input type='submit'></form>")).text
+    assert paragraph(0) in text and paragraph(5) in text and "Leave a reply" not in text
+
+
+def test_the_notices_of_a_comment_form_go_with_it():
+    # A comment form's notice on privacy is paragraphs long, and was taken for a page
+    # wrapped in a form, whose text stays; it is a small part of the article.
+    text = extract(comment_form_page(f"<form><p>{NOTICE}</p><textarea></textarea><input type='submit'></form>")).text
+    assert paragraph(0) in text and paragraph(5) in text and "will not be published" not in text
+
+
+def test_a_page_wrapped_in_a_form_keeps_its_story():
+    # ASP.NET wraps the whole page in one form: that form holds the story.
+    html = (f"<html><body><form action='/page.aspx'><div>{MENU}</div><div><h1>Ferry timetable</h1>{story()}"
+            "</div></form></body></html>")
+    text = extract(html.encode()).text
+    assert paragraph(0) in text and paragraph(5) in text
