@@ -15,6 +15,8 @@ from .tags import CELL_TAGS, FORM_TAGS, HEADING_TAGS, INLINE_TAGS, INVISIBLE_TAG
 
 # Lines of links that stay: a document's section headings, a table's cells.
 _KEPT_LINE_TAGS = frozenset((*HEADING_TAGS, *CELL_TAGS))
+# Lines that are no labels, however short: a table's cells, a line of code.
+_LINE_TAGS_WITHOUT_LABELS = frozenset((*CELL_TAGS, "pre"))
 # This many linked lines side by side make a list of links, not part of the story.
 LINK_RUN = 3
 _WORDS = re.compile(r"\w+")
@@ -51,9 +53,10 @@ _SENTENCE_END = tuple(".!?…。！？\"'”»)")
 
 
 def _labels(blocks: dict) -> list:
-    """Short lines, each with the element that follows it: what it may introduce."""
-    return [(el, block, after) for el, block in blocks.items()
-            if block.chars < PARAGRAPH_CHARS and (after := el.getnext()) is not None]
+    """Labels (see ``_is_label``), each with the element that follows it, what it may
+    introduce, and whether that element holds text."""
+    return [(el, after, bool(string_value(after).strip())) for el, block in blocks.items()
+            if block.chars < PARAGRAPH_CHARS and (after := el.getnext()) is not None and _is_label(el, block)]
 
 
 def _drop_orphaned_labels(node, labels: list) -> None:
@@ -62,10 +65,22 @@ def _drop_orphaned_labels(node, labels: list) -> None:
     links; a teaser's linked headline before its summary): a heading left with nothing
     under it is no part of the story. A label is a short heading, or a short unlinked
     line that does not end like a sentence: a story's last short sentence stays."""
-    for el, block, after in labels:
-        if el.getnext() is None and el is not node and not (el.tail and el.tail.strip()) \
-                and not _reaches(after, node) and _reaches(el, node) and _is_leaf_block(el) and _is_label(el, block):
+    for el, after, had_text in labels:
+        if el is not node and not (el.tail and el.tail.strip()) and _reaches(el, node) and _is_leaf_block(el) \
+                and _introduced_gone(el, after, had_text, node):
             _remove(el)
+
+
+def _introduced_gone(el, after, had_text: bool, node) -> bool:
+    """Whether what ``el`` introduced is gone and ``el`` ends its box: ``after`` was removed,
+    or nothing with text follows it: cleaning took the text ``after`` had (a share bar's
+    links, a rail's teasers, in a box no name marked), or it never had any and is no
+    picture (a share bar that scripts fill). A heading over a picture stays, and so do a
+    table's cells and a line of code, whatever follows them."""
+    if el.getnext() is None:
+        return not _reaches(after, node)
+    return el.tag not in _LINE_TAGS_WITHOUT_LABELS and (had_text or next(after.iter("img", "picture"), None) is None) \
+        and not any(string_value(sibling).strip() for sibling in el.itersiblings())
 
 
 def _is_label(el, block) -> bool:

@@ -522,3 +522,19 @@ def test_a_page_wrapped_in_a_form_keeps_its_story():
             "</div></form></body></html>")
     text = extract(html.encode()).text
     assert paragraph(0) in text and paragraph(5) in text
+
+
+def test_a_label_goes_when_cleaning_empties_the_box_after_it():
+    # Without names the share bar is a box of links like any other: cleaning takes the
+    # links and leaves the box, empty, so its label no longer ended its box and stayed.
+    links = "".join(f"<li><a href='/share/{name}'>{name}</a></li>" for name in ("Twitter", "Facebook", "Email"))
+    html = (f"<html><body><div>{MENU}</div><div><h1>Ferry timetable</h1>{story()}"
+            f"<div><h3>Share this:</h3><div><ul>{links}</ul></div></div></div></body></html>")
+    text = extract(html.encode()).text
+    assert paragraph(0) in text and paragraph(5) in text and "Share this" not in text
+
+
+def test_a_heading_over_a_picture_stays():
+    html = (f"<html><body><div><h1>Ferry timetable</h1>{story()}"
+            "<h2>The new ferry</h2><div><img src='/ferry.jpg'></div></div></body></html>")
+    assert "The new ferry" in extract(html.encode()).text
