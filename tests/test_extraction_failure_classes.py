@@ -538,3 +538,17 @@ def test_a_heading_over_a_picture_stays():
     html = (f"<html><body><div><h1>Ferry timetable</h1>{story()}"
             "<h2>The new ferry</h2><div><img src='/ferry.jpg'></div></div></body></html>")
     assert "The new ferry" in extract(html.encode()).text
+
+
+def test_an_unnamed_comment_thread_after_the_story_is_not_merged_in():
+    # Without names a comment thread is boxes of one shape, each under a short line with
+    # the author and the date. One long comment makes a clump over 30% of the story's, and
+    # the thread was merged in as the rest of a story split over two boxes.
+    comments = "".join(f"<div><div><a href='/u{i}'>Reader {i}</a> · March {i + 1}, 2017</div>"
+                       f"<div>{''.join(f'<p>{paragraph(60 + i * 3 + k)}</p>' for k in range(3))}</div></div>"
+                       for i in range(4))
+    html = (f"<html><body><div>{MENU}</div><div><div><div><h1>Ferry timetable</h1><div>{story()}</div></div>"
+            f"<div><h3>4 comments</h3><div>{comments}</div></div></div></div></body></html>")
+    text = extract(html.encode()).text
+    assert paragraph(0) in text and paragraph(5) in text
+    assert "Reader 0" not in text and paragraph(60) not in text

@@ -451,7 +451,28 @@ class Scores:
             found = [s for s in parent if s is not el and not self._strength(s) and (s in found or (
                 _kind(s) == kind and self.prose.get(s, 0.0) >= PARAGRAPH_CHARS))]
         # The other posts of a page of posts are not the rest of this one.
-        return [s for s in found if _kind(s) != kind] if _posts([el, *(s for s in found if _kind(s) == kind)]) else found
+        found = [s for s in found if _kind(s) != kind] if _posts([el, *(s for s in found if _kind(s) == kind)]) else found
+        # Nor is a thread of comments or a rail of teasers after it.
+        return [s for s in found if not (s in after and self._thread(s))] if found and (after := set(el.itersiblings())) else found
+
+    def _thread(self, box) -> bool:
+        """Whether ``box`` holds, in itself or in a child, a run of at least ``POSTS`` boxes of
+        one shape, each opening with a short line that is no section heading: the author and
+        date over each comment of a thread, the linked headline over each teaser of a rail.
+        A story's parts open with prose or with a heading of their own."""
+        for holder in (box, *box):
+            items = [item for item in holder if isinstance(item.tag, str) and item in self.skeleton.parent]
+            if len(items) >= POSTS and len({_shape(item) for item in items}) == 1 \
+                    and all(self._opens_with_a_label(item) for item in items):
+                return True
+        return False
+
+    def _opens_with_a_label(self, item) -> bool:
+        first = next((node for node in item.iter() if node in self.blocks), None)
+        if first is None:
+            return False
+        block = self.blocks[first]
+        return block.chars < PARAGRAPH_CHARS and (first.tag not in HEADING_TAGS or block.link_chars > 0)
 
 
 def _rivals(kids: list, lead, others: list) -> list:
@@ -468,6 +489,11 @@ def _rivals(kids: list, lead, others: list) -> list:
 
 def _holds_headline(box) -> bool:
     return next(box.iter("h1"), None) is not None
+
+
+def _shape(el) -> tuple:
+    """Tag and first child's tag: the same kind of box, where no class names say so."""
+    return el.tag, next((child.tag for child in el if isinstance(child.tag, str)), None)
 
 
 def _posts(boxes: list) -> list:
