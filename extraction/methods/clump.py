@@ -453,7 +453,8 @@ class Scores:
         # The other posts of a page of posts are not the rest of this one.
         found = [s for s in found if _kind(s) != kind] if _posts([el, *(s for s in found if _kind(s) == kind)]) else found
         # Nor is a thread of comments or a rail of teasers after it.
-        return [s for s in found if not (s in after and self._thread(s))] if found and (after := set(el.itersiblings())) else found
+        after = set(el.itersiblings()) if found else set()
+        return [s for s in found if s not in after or not self._thread(s)]
 
     def _thread(self, box) -> bool:
         """Whether ``box`` holds, in itself or in a child, a run of at least ``POSTS`` boxes of
@@ -468,6 +469,7 @@ class Scores:
         return False
 
     def _opens_with_a_label(self, item) -> bool:
+        """The first block in ``item`` is a short line and no unlinked heading."""
         first = next((node for node in item.iter() if node in self.blocks), None)
         if first is None:
             return False
