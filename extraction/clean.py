@@ -15,9 +15,13 @@ from .tags import CELL_TAGS, FORM_TAGS, HEADING_TAGS, INLINE_TAGS, INVISIBLE_TAG
 
 # Lines of links that stay: a document's section headings, a table's cells.
 _KEPT_LINE_TAGS = frozenset((*HEADING_TAGS, *CELL_TAGS))
+# Lines that are no labels, however short: a table's cells, a line of code.
+_LINE_TAGS_WITHOUT_LABELS = frozenset((*CELL_TAGS, "pre"))
 # This many linked lines side by side make a list of links, not part of the story.
 LINK_RUN = 3
 _WORDS = re.compile(r"\w+")
+# A form holding at least this share of the article's text wraps the page, not a comment box.
+PAGE_FORM_SHARE = 0.5
 
 
 # Form tags that are not also invisible tags.
@@ -30,6 +34,7 @@ def clean_article(node, title: str = "", blocks: dict | None = None) -> None:
     form elements are still there to go, since those take text with them."""
     if blocks is None or next(node.iterdescendants(*_VISIBLE_FORM_TAGS), None) is not None:
         _unwrap_page_forms(node)
+        _drop_form_headings(node)
         etree.strip_elements(node, *INVISIBLE_TAGS, *FORM_TAGS, with_tail=False)
         drop_hidden(node)
         blocks = text_blocks(node)
@@ -48,9 +53,10 @@ _SENTENCE_END = tuple(".!?…。！？\"'”»)")
 
 
 def _labels(blocks: dict) -> list:
-    """Short lines, each with the element that follows it: what it may introduce."""
-    return [(el, block, after) for el, block in blocks.items()
-            if block.chars < PARAGRAPH_CHARS and (after := el.getnext()) is not None]
+    """Labels (see ``_is_label``), each with the element that follows it, what it may
+    introduce, and whether that element holds text."""
+    return [(el, after, bool(string_value(after).strip())) for el, block in blocks.items()
+            if block.chars < PARAGRAPH_CHARS and (after := el.getnext()) is not None and _is_label(el, block)]
 
 
 def _drop_orphaned_labels(node, labels: list) -> None:
@@ -59,10 +65,22 @@ def _drop_orphaned_labels(node, labels: list) -> None:
     links; a teaser's linked headline before its summary): a heading left with nothing
     under it is no part of the story. A label is a short heading, or a short unlinked
     line that does not end like a sentence: a story's last short sentence stays."""
-    for el, block, after in labels:
-        if el.getnext() is None and el is not node and not (el.tail and el.tail.strip()) \
-                and not _reaches(after, node) and _reaches(el, node) and _is_leaf_block(el) and _is_label(el, block):
+    for el, after, had_text in labels:
+        if el is not node and not (el.tail and el.tail.strip()) and _reaches(el, node) and _is_leaf_block(el) \
+                and _introduced_gone(el, after, had_text, node):
             _remove(el)
+
+
+def _introduced_gone(el, after, had_text: bool, node) -> bool:
+    """Whether what ``el`` introduced is gone and ``el`` ends its box: ``after`` was removed,
+    or nothing with text follows it: cleaning took the text ``after`` had (a share bar's
+    links, a rail's teasers, in a box no name marked), or it never had any and is no
+    picture (a share bar that scripts fill). A heading over a picture stays, and so do a
+    table's cells and a line of code, whatever follows them."""
+    if el.getnext() is None:
+        return not _reaches(after, node)
+    return el.tag not in _LINE_TAGS_WITHOUT_LABELS and (had_text or next(after.iter("img", "picture"), None) is None) \
+        and not any(string_value(sibling).strip() for sibling in el.itersiblings())
 
 
 def _is_label(el, block) -> bool:
@@ -70,11 +88,26 @@ def _is_label(el, block) -> bool:
 
 
 def _unwrap_page_forms(node) -> None:
-    """A form that holds paragraphs of text is a page wrapped in one (ASP.NET wraps
-    whole pages in a form): its controls go, its text stays."""
-    for form in list(node.iter("form")):
-        if len(" ".join(string_value(form).split())) >= 2 * PARAGRAPH_CHARS:
+    """A form that holds paragraphs of text and most of the article's is a page wrapped in
+    one (ASP.NET wraps whole pages in a form): its controls go, its text stays. A comment
+    form's notices on privacy are paragraphs too, but a small part of the article."""
+    forms = list(node.iter("form"))
+    if not forms:
+        return
+    whole = len(" ".join(string_value(node).split()))
+    for form in forms:
+        chars = len(" ".join(string_value(form).split()))
+        if chars >= 2 * PARAGRAPH_CHARS and chars >= PAGE_FORM_SHARE * whole:
             form.tag = "div"
+
+
+def _drop_form_headings(node) -> None:
+    """A heading right before a form is the form's title ("Leave a reply", "Sign up for our
+    newsletter"), and goes with it: without class names nothing else marks it."""
+    for form in list(node.iter("form")):
+        heading = form.getprevious()
+        if heading is not None and heading.tag in HEADING_TAGS and not (heading.tail and heading.tail.strip()):
+            _remove(heading)
 
 
 def _remove(el) -> None:

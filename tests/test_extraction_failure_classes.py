@@ -477,3 +477,78 @@ def test_a_story_of_bare_text_lines_in_a_layout_table_leaves_the_next_column_out
     text = extract(html.encode()).text
     assert paragraph(0) in text and paragraph(4) in text
     assert sentence(50) not in text and "Offer" not in text
+
+
+def test_an_unnamed_dialog_after_the_page_leaves_the_story_alone():
+    # A page without class or id names: after the page's wrapper, the body holds a dialog
+    # (community rules, a cookie policy) that scripts show on demand. Its paragraphs make a
+    # clump over a third of the story's, which stopped the narrowing at the body; it has
+    # no headline of its own and comes after the box that holds the story's headline.
+    rules = "".join(f"<p>{paragraph(40 + i)}</p>" for i in range(3))
+    html = (f"<html><body><div><div>{MENU}</div><div><div><div><h1>Ferry timetable</h1>{story()}</div>"
+            f"</div></div></div><div><b>Community rules</b>{rules}<a href='#'>Accept</a></div></body></html>")
+    text = extract(html.encode()).text
+    assert paragraph(0) in text and paragraph(5) in text
+    assert paragraph(40) not in text
+
+
+NOTICE = ("Your email address will not be published. By submitting this form you agree to the storage "
+          "and handling of your data by this website for the purpose of publishing your comment.")
+
+
+def comment_form_page(form: str) -> bytes:
+    return (f"<html><body><div>{MENU}</div><div><h1>Ferry timetable</h1>{story()}{form}"
+            "</div></body></html>").encode()
+
+
+def test_the_heading_of_an_unnamed_comment_form_goes_with_it():
+    # Without names, only the <form> marks a comment box after the story: the form went,
+    # and its title stayed behind as the story's last line.
+    text = extract(comment_form_page("<h3>Leave a reply</h3><form><textarea></textarea>"
+                                     "<input type='submit'></form>")).text
+    assert paragraph(0) in text and paragraph(5) in text and "Leave a reply" not in text
+
+
+def test_the_notices_of_a_comment_form_go_with_it():
+    # A comment form's notice on privacy is paragraphs long, and was taken for a page
+    # wrapped in a form, whose text stays; it is a small part of the article.
+    text = extract(comment_form_page(f"<form><p>{NOTICE}</p><textarea></textarea><input type='submit'></form>")).text
+    assert paragraph(0) in text and paragraph(5) in text and "will not be published" not in text
+
+
+def test_a_page_wrapped_in_a_form_keeps_its_story():
+    # ASP.NET wraps the whole page in one form: that form holds the story.
+    html = (f"<html><body><form action='/page.aspx'><div>{MENU}</div><div><h1>Ferry timetable</h1>{story()}"
+            "</div></form></body></html>")
+    text = extract(html.encode()).text
+    assert paragraph(0) in text and paragraph(5) in text
+
+
+def test_a_label_goes_when_cleaning_empties_the_box_after_it():
+    # Without names the share bar is a box of links like any other: cleaning takes the
+    # links and leaves the box, empty, so its label no longer ended its box and stayed.
+    links = "".join(f"<li><a href='/share/{name}'>{name}</a></li>" for name in ("Twitter", "Facebook", "Email"))
+    html = (f"<html><body><div>{MENU}</div><div><h1>Ferry timetable</h1>{story()}"
+            f"<div><h3>Share this:</h3><div><ul>{links}</ul></div></div></div></body></html>")
+    text = extract(html.encode()).text
+    assert paragraph(0) in text and paragraph(5) in text and "Share this" not in text
+
+
+def test_a_heading_over_a_picture_stays():
+    html = (f"<html><body><div><h1>Ferry timetable</h1>{story()}"
+            "<h2>The new ferry</h2><div><img src='/ferry.jpg'></div></div></body></html>")
+    assert "The new ferry" in extract(html.encode()).text
+
+
+def test_an_unnamed_comment_thread_after_the_story_is_not_merged_in():
+    # Without names a comment thread is boxes of one shape, each under a short line with
+    # the author and the date. One long comment makes a clump over 30% of the story's, and
+    # the thread was merged in as the rest of a story split over two boxes.
+    comments = "".join(f"<div><div><a href='/u{i}'>Reader {i}</a> · March {i + 1}, 2017</div>"
+                       f"<div>{''.join(f'<p>{paragraph(60 + i * 3 + k)}</p>' for k in range(3))}</div></div>"
+                       for i in range(4))
+    html = (f"<html><body><div>{MENU}</div><div><div><div><h1>Ferry timetable</h1><div>{story()}</div></div>"
+            f"<div><h3>4 comments</h3><div>{comments}</div></div></div></div></body></html>")
+    text = extract(html.encode()).text
+    assert paragraph(0) in text and paragraph(5) in text
+    assert "Reader 0" not in text and paragraph(60) not in text

@@ -11,7 +11,8 @@
 4. Every element's score is the value of the clumps below it, decayed at each branching
    level, so containers close to their paragraphs win.
 5. The top-scoring element is narrowed to the child holding its largest clump while no
-   other child (nor its own paragraphs) holds a comparable one; then siblings holding a
+   other child (nor its own paragraphs) holds a comparable one (a box after the one that
+   holds the headline, without a headline of its own, is no rival); then siblings holding a
    comparable clump are merged in, for stories split over several containers, or else
    the same place in copies of its page-builder row, or else a lead paragraph named as
    such beside it, or else the first paragraph under the story's headline.
@@ -269,7 +270,8 @@ class Scores:
                 node = posts[0]
                 continue
             if self.biggest[lead] < max(self.biggest[node], own) or own >= min(wanted, own_prose) \
-                    or any(c is not lead and self.biggest[c] >= wanted for c in kids) or self._list_in_story(lead, node):
+                    or _rivals(kids, lead, [c for c in kids if c is not lead and self.biggest[c] >= wanted]) \
+                    or self._list_in_story(lead, node):
                 return node
             node = lead
 
@@ -449,7 +451,51 @@ class Scores:
             found = [s for s in parent if s is not el and not self._strength(s) and (s in found or (
                 _kind(s) == kind and self.prose.get(s, 0.0) >= PARAGRAPH_CHARS))]
         # The other posts of a page of posts are not the rest of this one.
-        return [s for s in found if _kind(s) != kind] if _posts([el, *(s for s in found if _kind(s) == kind)]) else found
+        found = [s for s in found if _kind(s) != kind] if _posts([el, *(s for s in found if _kind(s) == kind)]) else found
+        # Nor is a thread of comments or a rail of teasers after it.
+        after = set(el.itersiblings()) if found else set()
+        return [s for s in found if s not in after or not self._thread(s)]
+
+    def _thread(self, box) -> bool:
+        """Whether ``box`` holds, in itself or in a child, a run of at least ``POSTS`` boxes of
+        one shape, each opening with a short line that is no section heading: the author and
+        date over each comment of a thread, the linked headline over each teaser of a rail.
+        A story's parts open with prose or with a heading of their own."""
+        for holder in (box, *box):
+            items = [item for item in holder if isinstance(item.tag, str) and item in self.skeleton.parent]
+            if len(items) >= POSTS and len({_shape(item) for item in items}) == 1 \
+                    and all(self._opens_with_a_label(item) for item in items):
+                return True
+        return False
+
+    def _opens_with_a_label(self, item) -> bool:
+        """The first block in ``item`` is a short line and no unlinked heading."""
+        first = next((node for node in item.iter() if node in self.blocks), None)
+        if first is None:
+            return False
+        block = self.blocks[first]
+        return block.chars < PARAGRAPH_CHARS and (first.tag not in HEADING_TAGS or block.link_chars > 0)
+
+
+def _rivals(kids: list, lead, others: list) -> list:
+    """Of ``others``, the children that rival ``lead`` for the story. When ``lead`` holds the
+    page's headline, a box after it without a headline of its own is what follows a story
+    (comments, a dialog, a rail of teasers), not another story: without class names
+    nothing else tells them apart. A part of the story split off after it is merged back
+    with the siblings."""
+    if not others or not _holds_headline(lead):
+        return others
+    after = kids.index(lead)
+    return [c for c in others if kids.index(c) < after or _holds_headline(c)]
+
+
+def _holds_headline(box) -> bool:
+    return next(box.iter("h1"), None) is not None
+
+
+def _shape(el) -> tuple:
+    """Tag and first child's tag: the same kind of box, where no class names say so."""
+    return el.tag, next((child.tag for child in el if isinstance(child.tag, str)), None)
 
 
 def _posts(boxes: list) -> list:
