@@ -71,9 +71,9 @@ CASES = {
                                            None),
     # Kept as written, a script in every app or page that shows the field as a link.
     "RSS link javascript:": (rss().replace("http://x.example/1", "javascript:alert(1)"), XML,
-                             "entry link URL that is not http", lambda s: s.url == ""),
+                             "not http or https (entry link)", lambda s: s.url == ""),
     "JSON image data:": (jsonfeed(image="data:image/svg+xml,<svg onload=alert(1)>"), JSON,
-                         "image URL that is not http", lambda s: s.thumbnail == ""),
+                         "not http or https (image)", lambda s: s.thumbnail == ""),
     "encoding=zlib declared": (rss().replace('encoding="utf-8"', 'encoding="zlib_codec"'), XML,
                                "encoding 'zlib_codec'", None),
 }

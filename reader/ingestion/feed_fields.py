@@ -95,7 +95,7 @@ def absolute_url(base: str, href, notes: Notes, what: str) -> str:
         notes.add(f"dropped an invalid {what} URL")
         return ""
     if parts.scheme.lower() not in ("http", "https"):
-        notes.add(f"dropped a {what} URL that is not http or https")
+        notes.add(f"dropped a URL that is not http or https ({what})")
         return ""
     return url
 
