@@ -74,6 +74,10 @@ CASES = {
                              "not http or https (entry link)", lambda s: s.url == ""),
     "JSON image data:": (jsonfeed(image="data:image/svg+xml,<svg onload=alert(1)>"), JSON,
                          "not http or https (image)", lambda s: s.thumbnail == ""),
+    # feedparser tries UTF-8 before the byte order mark, and ASCII in UTF-16 decodes as UTF-8 full of NULs.
+    "UTF-16 without a declaration": (rss().replace(' encoding="utf-8"', "").encode("utf-16"), XML, "", None),
+    "UTF-8 mark, server says UTF-16": (("\ufeff" + rss()).encode("utf-8"),
+                                       {"Content-Type": "application/rss+xml; charset=utf-16"}, "", None),
     "encoding=zlib declared": (rss().replace('encoding="utf-8"', 'encoding="zlib_codec"'), XML,
                                "encoding 'zlib_codec'", None),
 }
