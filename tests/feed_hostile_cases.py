@@ -69,6 +69,15 @@ CASES = {
     "JSON extension nested 100,000 deep": (jsonfeed(_ext=0).replace('"_ext": 0', '"_ext": ' + "[" * 100_000
                                                                     + "]" * 100_000), JSON, "nested deeper than",
                                            None),
+    # Kept as written, a script in every app or page that shows the field as a link.
+    "RSS link javascript:": (rss().replace("http://x.example/1", "javascript:alert(1)"), XML,
+                             "not http or https (entry link)", lambda s: s.url == ""),
+    "JSON image data:": (jsonfeed(image="data:image/svg+xml,<svg onload=alert(1)>"), JSON,
+                         "not http or https (image)", lambda s: s.thumbnail == ""),
+    # feedparser tries UTF-8 before the byte order mark, and ASCII in UTF-16 decodes as UTF-8 full of NULs.
+    "UTF-16 without a declaration": (rss().replace(' encoding="utf-8"', "").encode("utf-16"), XML, "", None),
+    "UTF-8 mark, server says UTF-16": (("\ufeff" + rss()).encode("utf-8"),
+                                       {"Content-Type": "application/rss+xml; charset=utf-16"}, "", None),
     "encoding=zlib declared": (rss().replace('encoding="utf-8"', 'encoding="zlib_codec"'), XML,
                                "encoding 'zlib_codec'", None),
 }

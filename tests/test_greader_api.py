@@ -7,7 +7,7 @@ import pytest
 from axes.models import AccessAttempt
 from django.contrib.auth.hashers import check_password
 
-from reader.models import ApiPassword, Entry, Subscription
+from reader.models import ApiPassword, Entry, Story, Subscription
 from reader.web.greader import credentials, ids
 from greader_app import API_PASSWORD, App, fast_hashing, library, turn_on  # noqa: F401 (fixture)
 from ui_factories import ann, client_ann, make_story, make_user  # noqa: F401 (fixtures)
@@ -251,3 +251,17 @@ def test_settings_page_sets_shows_once_and_turns_off(ann, client_ann):
 def test_settings_page_needs_a_login():
     answer = App().http.get("/settings/api")
     assert answer.status_code == 302 and "/accounts/login/" in answer["Location"]
+
+
+@pytest.mark.parametrize("length", ["\u00b2", "9" * 5000, "-1", "1e9"], ids=["superscript", "5000 digits", "minus", "float"])
+def test_an_enclosure_length_that_is_no_whole_number_is_left_out(ann, length):
+    """A feed's enclosure length is stored as written; "²" passed str.isdigit() and int() refused it: a 500."""
+    turn_on(ann)
+    entries = library(ann)["entries"]
+    Story.objects.filter(id=entries[0].story_id).update(
+        enclosures=[{"url": "https://cdn.example/a.mp3", "type": "audio/mpeg", "length": length}])
+    app = signed_in(ann)
+    answer = app.post("reader/api/0/stream/items/contents?output=json",
+                      f"T={app.token}&i={entries[0].story_id}")
+    assert answer.status_code == 200
+    assert answer.json()["items"][0]["enclosure"] == [{"href": "https://cdn.example/a.mp3", "type": "audio/mpeg"}]

@@ -96,7 +96,8 @@ def test_forms_work_without_javascript(ann, client_ann):
     response = client_ann.post(f"/stories/{entry.story_id}/save", {"saved": "true", "next": "/?filter=saved"})
     assert response["Location"] == "/?filter=saved"
     assert Entry.objects.get(id=entry.id).saved
-    for elsewhere in ("//evil.example/", "https://evil.example/", "/\\evil.example/"):
+    # nor to a view named by the text: "-1" or "%FF" was a 500, "logout" led to the logout page
+    for elsewhere in ("//evil.example/", "https://evil.example/", "/\\evil.example/", "-1", "%FF", "logout"):
         off_site = client_ann.post(f"/stories/{entry.story_id}/rate", {"rating": "good", "next": elsewhere})
         assert off_site["Location"] == "/"
     assert ann.ratings.get().value == 1

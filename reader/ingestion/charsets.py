@@ -54,6 +54,28 @@ def usable_declaration(content: bytes, notes) -> bytes:
     return content[:match.start(3)] + b"utf-8" + content[match.end(3):]
 
 
+# A byte order mark decides the encoding, over the server and the declaration (XML 1.0 appendix F, WHATWG).
+# UTF-32's marks first: little-endian UTF-32's starts with UTF-16's.
+_BOMS = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"), (b"\xff\xfe", "utf-16"),
+         (b"\xfe\xff", "utf-16"), (b"\xef\xbb\xbf", "utf-8-sig"))
+
+
+def utf8_by_bom(content: bytes, content_type: str) -> tuple[bytes, str]:
+    """A document with a byte order mark as UTF-8 without one, declared so, with any server charset dropped.
+
+    feedparser tries UTF-8 before the mark, and ASCII text in UTF-16 decodes as UTF-8 (NUL bytes are valid),
+    so such a feed without a declaration was read as markup full of NULs and refused whole; a server's
+    charset also won over a UTF-8 mark."""
+    codec = next((name for bom, name in _BOMS if content.startswith(bom)), None)
+    if codec is None:
+        return content, content_type
+    text = content.decode(codec, "replace").encode("utf-8")
+    match = _XML_ENCODING.match(text)
+    if match:
+        text = text[:match.start(3)] + b"utf-8" + text[match.end(3):]
+    return text, _CHARSET_PARAM.sub("", content_type or "")
+
+
 def detect(data: bytes) -> str:
     """The likeliest charset of data, judged from a bounded sample of its non-ASCII lines ("" if none)."""
     sample = bytearray()

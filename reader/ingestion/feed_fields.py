@@ -82,14 +82,20 @@ def author_name(value: str) -> str:
 
 
 def absolute_url(base: str, href, notes: Notes, what: str) -> str:
-    """href made absolute against base, or "" (noted) when it is not a URL at all, such as "http://[x/"."""
+    """href made absolute against base, or "" (noted) when it is not a URL at all, such as "http://[x/", or
+    not a web one: a javascript: or data: link would be a script in whatever shows it as a link, and every
+    field read here is shown as a link or fetched somewhere."""
     if not isinstance(href, str) or not href.strip():
         return ""
     try:
         url = urljoin(base, href.strip())
-        urlsplit(url).port  # raises for an invalid IPv6 host or port
+        parts = urlsplit(url)
+        parts.port  # raises for an invalid IPv6 host or port
     except ValueError:
         notes.add(f"dropped an invalid {what} URL")
+        return ""
+    if parts.scheme.lower() not in ("http", "https"):
+        notes.add(f"dropped a URL that is not http or https ({what})")
         return ""
     return url
 

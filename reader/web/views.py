@@ -56,9 +56,11 @@ def save(request, story_id):
 
 
 def safe_next(request) -> str:
-    """Back to the page the form was on, never to another site."""
+    """Back to the page the form was on, never to another site. Only a path is taken: redirect() reads any
+    other text without a "/" or "." ("-1", "%FF") as the name of a view, and failing to find one was a 500."""
     target = request.POST.get("next", "")
-    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+    if target.startswith("/") and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                                                  require_https=request.is_secure()):
         return target
     return reverse("home")
 

@@ -100,6 +100,7 @@ def mark_all_read(request):
         upto = int(request.POST.get("upto", ""))
     except ValueError:
         upto = 0
-    count = reading.mark_all_read(request.user, scope_from(request.POST), min(upto, 2 ** 63 - 1))
+    # Clamped both ways: a row id is 0 .. 2**63 - 1, and the database overflows past either end.
+    count = reading.mark_all_read(request.user, scope_from(request.POST), max(0, min(upto, 2 ** 63 - 1)))
     messages.success(request, f"Marked {count} stor{'y' if count == 1 else 'ies'} read")
     return redirect(safe_next(request))
