@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from email.utils import parsedate_to_datetime
 from functools import cache
-from itertools import chain
 
 from lxml import etree
 
@@ -154,9 +153,13 @@ def read_metadata(doc) -> Metadata:
         author = " ".join(rel.split()) or None
     if author and re.match(r"https?://", author):
         author = None
-    stated_dates = chain((tags.get(name) for name in _DATE_TAGS), (ld_value("datePublished"),),
-                         (t.get("datetime") for t in sources["time"]))
-    published = next(filter(None, map(_iso_date, stated_dates)), None)
+    def stated_dates():
+        # In order, and lazily: JSON-LD is read only when no meta tag states a date.
+        yield from (tags.get(name) for name in _DATE_TAGS)
+        yield ld_value("datePublished")
+        yield from (t.get("datetime") for t in sources["time"])
+
+    published = next(filter(None, map(_iso_date, stated_dates())), None)
     image = _first(tags, "og:image", "twitter:image", "twitter:image:src") or ld_value("image")
     language = (doc.get("lang") or _first(tags, "og:locale") or "").replace("_", "-").strip() or None
     base = next((href for el in sources["base"] if el.getparent().tag == "head"
