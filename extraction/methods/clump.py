@@ -29,9 +29,9 @@ from ..article import ExtractionError
 from ..blocks import PARAGRAPH_CHARS, Block, text_blocks
 from ..clean import drop_hidden
 from ..cues import STRONG, WEAK, describes_other, furniture_strength, lead_named
-from ..tags import INLINE_TAGS, INVISIBLE_TAGS
+from ..tags import HEADING_TAGS as HEADINGS, INLINE_TAGS, INVISIBLE_TAGS
 
-HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+HEADING_TAGS = frozenset(HEADINGS)  # the shared table as a set: every block is looked up in it
 LIST_TAGS = frozenset(("ul", "ol", "dl"))
 # Parts of a story that can outweigh the prose around them: lists and quotes.
 PART_TAGS = LIST_TAGS | {"blockquote"}
@@ -337,7 +337,7 @@ class Scores:
             for box in node.getparent():
                 if box is not node and _kind(box) == kind and (twin := _follow(box, steps)) is not None \
                         and any(self._lead_paragraph(m) for m in twin.iter() if m in self.blocks) \
-                        and not self._strength(box) and next(box.iter("h1"), None) is None:
+                        and not self._strength(box) and not _holds_headline(box):
                     found[box] = twin
             if found:
                 return [] if _posts([node, *found]) else list(found.values())
