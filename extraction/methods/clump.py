@@ -436,7 +436,7 @@ class Scores:
         first paragraphs of a story often sit in a box of their own above a photo, and the
         rest, the larger clump, further in; or the story goes on in a box after the photo
         or an ad, too short to count as a clump beside the body."""
-        tags = {holder.tag for holder in el.iter() if self._paragraph(holder)}
+        tags = None  # read from the story only when a box may join, which few pages have
         found = []
         open_ways = [True, True]  # before, after
         node = el
@@ -445,7 +445,10 @@ class Scores:
                 if not open_ways[way]:
                     continue
                 for sibling in node.itersiblings(preceding=preceding):
-                    part = self._part(sibling, tags)
+                    part = self._part(sibling)
+                    if part:
+                        tags = self._paragraph_tags(el) if tags is None else tags
+                        part = self._paragraph_tags(sibling) <= tags
                     if part is False:
                         open_ways[way] = False
                         break
@@ -456,23 +459,33 @@ class Scores:
                 break
         return found
 
-    def _part(self, box, tags) -> bool | None:
-        """True when ``box`` is a part of the story: two paragraphs or more of unlinked
-        prose (a caption or a byline is one), all of ``tags``, beside short lines only; None
+    def _part(self, box) -> bool | None:
+        """True when ``box`` may be a part of the story: two paragraphs or more of unlinked
+        prose (a caption or a byline is one) beside short lines only; None
         when it holds no paragraph and no heading or link line, or holds a picture (a
         caption, a date, an empty ad slot: passed over); False for anything else, which ends
         the story on that side: a heading, links, furniture, other paragraphs."""
         if not isinstance(box.tag, str) or box not in self.skeleton.parent or _pictured(box):
             return None
-        holders = [holder for holder in box.iter() if holder in self.blocks]
-        if any(holder.tag in HEADING_TAGS or self.values[holder] < 0 for holder in holders):
-            return False
-        paragraphs = [holder for holder in holders if self.blocks[holder].chars >= PARAGRAPH_CHARS]
+        paragraphs, prose = 0, 0
+        for holder in box.iter():
+            block = self.blocks.get(holder)
+            if block is None:
+                continue
+            if holder.tag in HEADING_TAGS or self.values[holder] < 0:
+                return False  # read no further: most boxes that end the walk end it early
+            if block.chars >= PARAGRAPH_CHARS:
+                if not self._paragraph(holder):
+                    return False
+                paragraphs += 1
+                prose += block.chars - block.link_chars
         if not paragraphs:
             return None
-        prose = sum(self.blocks[holder].chars - self.blocks[holder].link_chars for holder in paragraphs)
-        return len(paragraphs) > 1 and prose >= OWN_PROSE_CHARS and not self._strength(box) \
-            and all(self._paragraph(holder) and holder.tag in tags for holder in paragraphs)
+        return paragraphs > 1 and prose >= OWN_PROSE_CHARS and not self._strength(box)
+
+    def _paragraph_tags(self, box) -> set:
+        """The tags of the paragraphs of prose in ``box``: a story's are alike (``<p>``)."""
+        return {holder.tag for holder in box.iter() if holder in self.blocks and self._paragraph(holder)}
 
     def _paragraph(self, holder) -> bool:
         """A block of prose: a paragraph's length, most of it unlinked, not a heading."""
@@ -694,10 +707,20 @@ def _wrap(node, siblings: list):
 def _gather(node, twins: list):
     """A new container, in ``node``'s place, holding ``node`` and the parts of its story
     found elsewhere on the page (its twins, its lead) in page order."""
-    members = [el for el in node.getroottree().getroot().iter() if el is node or el in twins]
+    members = sorted([node, *twins], key=_page_order)
     wrapper = node.makeelement("div", {})
     node.addprevious(wrapper)
     for member in members:
         member.tail = None
         wrapper.append(member)
     return wrapper
+
+
+def _page_order(el) -> list:
+    """A key that sorts elements in page order: the place of each box on the way down to
+    ``el`` among its siblings (no walk over the page for a few elements)."""
+    path = []
+    while (up := el.getparent()) is not None:
+        path.append(up.index(el))
+        el = up
+    return path[::-1]
