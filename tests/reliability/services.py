@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -130,6 +131,27 @@ class Beat(Worker):
         self.proc = subprocess.Popen([sys.executable, "-m", "celery", "-A", "reader", "beat", "-l", "INFO"],
                                      cwd=ROOT, env=self.env, stdout=open(self.log, "a"), stderr=subprocess.STDOUT,
                                      start_new_session=True)
+
+
+class Supervisor:
+    """Starts a process again one second after it exits, as a deployment's service manager does (systemd's
+    Restart=always, RestartSec=1; a container's restart policy): a worker is never left dead."""
+
+    def __init__(self, process: Worker):
+        self.process, self.restarts, self.stopping = process, 0, threading.Event()
+        self.thread = threading.Thread(target=self._watch, daemon=True)
+        self.thread.start()
+
+    def _watch(self) -> None:
+        while not self.stopping.wait(0.2):
+            if self.process.proc.poll() is not None and not self.stopping.wait(1):
+                self.process.start()
+                self.restarts += 1
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.thread.join()
+        self.process.stop()
 
 
 def scratch() -> Path:

@@ -1,8 +1,9 @@
 """Worker faults: kill -9 a worker child and the whole worker in the middle of feed and page tasks, on the
 Redis broker and on the disk broker; restart Redis, restart PostgreSQL. On private instances only; the shared
-services are never touched. A beat runs beside the worker, as in a deployment, with the healing sweep
-(reader/ingestion/healing.py) on short bounds. Counted: stories lost (never stored or never extracted), duplicates,
-seconds from the fault to all done, pages fetched twice, pages the sweep queued again."""
+services are never touched. As in a deployment, a beat runs beside the worker, with the healing sweep
+(reader/ingestion/healing.py) on short bounds, and a supervisor starts the worker again a second after it exits.
+Counted: stories lost (never stored or never extracted), duplicates, seconds from the fault to all done, pages
+fetched twice, pages the sweep queued again, worker restarts."""
 import subprocess
 import sys
 import time
@@ -13,7 +14,7 @@ import pytest
 from conftest import FixtureServer
 
 from .figures import ROOT, record
-from .services import Beat, PrivatePostgres, PrivateRedis, Worker, remove, scratch
+from .services import Beat, PrivatePostgres, PrivateRedis, Supervisor, Worker, remove, scratch
 
 pytestmark = pytest.mark.reliability
 
@@ -92,10 +93,11 @@ def rig(request):
     worker, beat = Worker(env, folder / "worker.log"), Beat(env, folder / "beat.log")
     worker.start()
     beat.start()
+    supervisor = Supervisor(worker)
     yield {"broker": broker, "redis": redis, "postgres": postgres, "server": server, "worker": worker, "beat": beat,
-           "env": env}
+           "supervisor": supervisor, "env": env}
     beat.stop()
-    worker.stop()
+    supervisor.stop()
     server.close()
     redis.stop()
     postgres.stop()
@@ -128,6 +130,7 @@ def drill(rig, prefix: str, when, fault) -> dict:
     publish(server, prefix)
     subprocess.run([sys.executable, "-c", SEED, prefix, f"http://127.0.0.1:{server.port}", str(FEEDS)], cwd=ROOT,
                    env=rig["env"], check=True)
+    restarts = rig["supervisor"].restarts
     deadline = time.monotonic() + 60
     while not when([path for path, _ in server.requests if path.startswith(f"/{prefix}/")]):
         assert time.monotonic() < deadline, "the work never started"
@@ -143,7 +146,8 @@ def drill(rig, prefix: str, when, fault) -> dict:
     return {"lost": expected - state["done"], "duplicates": state["duplicates"],
             "recovered in s": round(time.monotonic() - faulted, 1) if state["done"] == expected else None,
             "pages fetched twice": len(pages) - len(set(pages)), "pages queued again by the sweep": state["requeued"],
-            "feeds fetched again": len(feeds) - len(set(feeds))}
+            "feeds fetched again": len(feeds) - len(set(feeds)),
+            "worker restarted by its supervisor": rig["supervisor"].restarts - restarts}
 
 
 def feeds_started(paths):
@@ -154,17 +158,12 @@ def pages_started(paths):
     return sum(p.endswith(".html") for p in paths) >= 3
 
 
-def restart_worker(rig):
-    rig["worker"].kill_all()
-    time.sleep(1)
-    rig["worker"].start()
-
-
 SCENARIOS = {
     "kill -9 a worker child mid feed task": (feeds_started, lambda rig: rig["worker"].kill_child()),
     "kill -9 a worker child mid page task": (pages_started, lambda rig: rig["worker"].kill_child()),
-    "kill -9 the whole worker mid feed task": (feeds_started, restart_worker),
-    "kill -9 the whole worker mid page task": (pages_started, restart_worker),
+    # Its supervisor starts it again a second later.
+    "kill -9 the whole worker mid feed task": (feeds_started, lambda rig: rig["worker"].kill_all()),
+    "kill -9 the whole worker mid page task": (pages_started, lambda rig: rig["worker"].kill_all()),
     "restart Redis mid page tasks": (pages_started, lambda rig: rig["redis"].restart()),
     "restart PostgreSQL mid page tasks": (pages_started, lambda rig: rig["postgres"].restart()),
 }
