@@ -121,6 +121,11 @@ _HASH_AMPERSAND = {str: ("#", "&"), bytes: (b"#", b"&")}
 _NOT_TEXT = re.compile("[\x00-\x08\x0b\x0e-\x1f\ufffd]")
 
 
+def xml_text(text: str) -> str:
+    """text without the characters no XML document (nor an lxml element) can hold."""
+    return _CONTROL.sub("", text)
+
+
 def _looks_binary(text: str) -> bool:
     """Control characters and undecodable bytes are rare in any real page."""
     sample = text[:65536]
@@ -236,7 +241,7 @@ def parse(html: str | bytes, charset: str | None = None) -> lxml.html.HtmlElemen
         raise ExtractionError("binary data, not HTML")
     # lxml refuses these in text set later (cleaning joins tails, methods build new
     # paragraphs), so they go here, once, and no method needs to strip them.
-    text = _CONTROL.sub("", html)
+    text = xml_text(html)
     # Encoding declarations inside a str confuse lxml; the text is already decoded.
     declaration = _XML_DECLARATION.match(text)
     if declaration:

@@ -42,6 +42,8 @@ app.conf.update(
     task_time_limit=300,
     task_soft_time_limit=240,
     broker_connection_retry_on_startup=True,
+    # Reconnects even when closing the lost connection fails (reader/worker_consumer.py).
+    worker_consumer="reader.worker_consumer:Consumer",
     # The Redis visibility timeout is a setting (BROKER_VISIBILITY_TIMEOUT): see reader/settings.py.
     # lxml and feedparser hold on to memory after a huge document; recycle pool processes now and then.
     worker_max_tasks_per_child=2000,

@@ -78,6 +78,15 @@ CASES = {
     "UTF-16 without a declaration": (rss().replace(' encoding="utf-8"', "").encode("utf-16"), XML, "", None),
     "UTF-8 mark, server says UTF-16": (("\ufeff" + rss()).encode("utf-8"),
                                        {"Content-Type": "application/rss+xml; charset=utf-16"}, "", None),
+    # Control characters are shown as nothing, yet break every XML document they are written into (OPML export).
+    "JSON title and author with controls": (jsonfeed(title="Ke\u0001\u001bpt", authors=[{"name": "Ann\u0007 Lee"}]),
+                                            JSON, "", lambda s: s.author == "Ann Lee"),
+    "RSS category &#x1B;": (rss(item="<category>a&#x1B;b\ufffe</category>"), XML, "", lambda s: s.tags == ["ab"]),
+    # Stored whole in the story's JSON, each of ten enclosures a megabyte.
+    "enclosure type of 1,000,000 characters": (rss(item='<enclosure url="/a.mp3" length="1" type="audio/'
+                                                   + "x" * 1_000_000 + '"/>'), XML, "",
+                                               lambda s: s.enclosures[0]["url"].endswith("/a.mp3")
+                                               and len(s.enclosures[0]["type"]) <= 255),
     "encoding=zlib declared": (rss().replace('encoding="utf-8"', 'encoding="zlib_codec"'), XML,
                                "encoding 'zlib_codec'", None),
 }

@@ -5,7 +5,7 @@ import pytest
 from django.test import Client
 
 from reader.web import stream
-from reader.models import Entry, Rating
+from reader.models import Entry, Rating, Story
 from ui_factories import ann, client_ann, make_entries, make_feed, make_user  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db
@@ -52,6 +52,16 @@ def test_filters_pick_recommended_unread_and_saved(ann, client_ann):
     assert ids("recommended") == [a.story_id, c.story_id]
     assert ids("unread") == [b.story_id, c.story_id]
     assert ids("saved") == [b.story_id]
+
+
+def test_a_stored_script_link_is_not_handed_out(ann, client_ann):
+    # Stories stored before links were checked on the way in can still hold javascript: or data: addresses.
+    feed = make_feed(ann)
+    bad, good = make_entries(ann, feed, [0.9, 0.5])
+    Story.objects.filter(id=bad.story_id).update(url="JavaScript:alert(document.cookie)")
+    Story.objects.filter(id=good.story_id).update(url="https://example.org/a")
+    urls = {s["id"]: s["url"] for s in client_ann.get("/api/stories?filter=all").json()["stories"]}
+    assert urls == {bad.story_id: "", good.story_id: "https://example.org/a"}
 
 
 def test_bad_filter_and_bad_cursor_are_clear_400s(client_ann):

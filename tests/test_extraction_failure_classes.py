@@ -552,3 +552,29 @@ def test_an_unnamed_comment_thread_after_the_story_is_not_merged_in():
     text = extract(html.encode()).text
     assert paragraph(0) in text and paragraph(5) in text
     assert "Reader 0" not in text and paragraph(60) not in text
+
+
+
+PHOTO = "<figure><img src='a.jpg'><figcaption>Crews at the pier</figcaption></figure>"
+
+
+def paragraphs(seeds) -> str:
+    return "".join(f"<p>{paragraph(i)}</p>" for i in seeds)
+
+
+@pytest.mark.parametrize("article", [
+    # The story's first paragraphs in a row of their own above a photo; the rest, the
+    # larger clump, two boxes further in. The headline's lead is only the first paragraph.
+    f"<div class='row-a'><div class='col'>{paragraphs(range(2))}</div></div>{PHOTO}"
+    f"<div class='row-b'><div class='col'><div class='text'>{paragraphs(range(2, 14))}</div></div></div>",
+    # The rest after a captioned photo, in a box of another kind than the body's.
+    f"<div class='body'>{paragraphs(range(12))}</div>{PHOTO}<div class='more'>{paragraphs(range(12, 14))}</div>",
+    # The same after an ad slot holding only a picture, without names.
+    f"<div>{paragraphs(range(12))}</div><div><img src='ad.gif'></div><div>{paragraphs(range(12, 14))}</div>",
+])
+def test_a_part_of_a_story_in_a_box_beside_the_body_joins_it(article):
+    # The part is far too short to count as a clump beside the rest of the story.
+    page = f"<html><body><nav><ul>{MENU}</ul></nav><article><h1>Ferry timetable</h1>{article}</article></body></html>"
+    text = extract(page).text
+    assert all(paragraph(i) in text for i in range(14))
+    assert text.index(paragraph(1)) < text.index(paragraph(2)) < text.index(paragraph(12))

@@ -101,6 +101,18 @@ def test_export_round_trips_folders(user):
         dict(Subscription.objects.filter(user=user).values_list("feed__url", "folder"))
 
 
+def test_export_is_well_formed_xml_whatever_a_name_holds(user):
+    # Names stored before control characters were dropped on the way in: ElementTree writes them as they are,
+    # and no reader (ours included) then imports the file.
+    import_opml(user, NESTED)
+    Subscription.objects.filter(user=user, feed__url="http://loose.example/atom.xml").update(title="Lo\x01o\x1bse")
+    Feed.objects.filter(url="http://globe.example/rss").update(title="Glo\ufffebe")
+    Subscription.objects.filter(user=user, feed__url="http://globe.example/rss").update(title="", folder="Wor\x0bld")
+    root = fromstring(export_opml(user))
+    names = {o.get("xmlUrl"): o.get("text") for o in root.iter("outline") if o.get("xmlUrl")}
+    assert names["http://loose.example/atom.xml"] == "Loose" and names["http://globe.example/rss"] == "Globe"
+
+
 def test_commands(user, tmp_path):
     path = tmp_path / "subs.opml"
     path.write_bytes(NESTED)

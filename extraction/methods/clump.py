@@ -15,7 +15,9 @@
    holds the headline, without a headline of its own, is no rival); then siblings holding a
    comparable clump are merged in, for stories split over several containers, or else
    the same place in copies of its page-builder row, or else a lead paragraph named as
-   such beside it, or else the first paragraph under the story's headline.
+   such beside it; or else the boxes of paragraphs just before and after it, up to three
+   levels out and past pictures and ad slots, join it, with a lead paragraph named as such
+   or the first paragraph under the story's headline.
 
 docs/extraction.md walks through it with the reasons and the numbers.
 """
@@ -430,6 +432,72 @@ class Scores:
             box = box.getparent()
         return True
 
+    def story_parts(self, el) -> list:
+        """The rest of the story printed beside ``el`` in boxes of their own, up to
+        ``MERGE_LEVELS`` above it: going out from ``el``, the boxes before and after it at
+        each level that hold paragraphs of prose of the tags ``el``'s paragraphs are,
+        nearest first, each way up to the first box that is anything else. What holds no
+        paragraph (a picture, a caption, a date, an empty ad slot) is passed over. The
+        first paragraphs of a story often sit in a box of their own above a photo, and the
+        rest, the larger clump, further in; or the story goes on in a box after the photo
+        or an ad, too short to count as a clump beside the body."""
+        tags = None  # read from the story only when a box may join, which few pages have
+        found = []
+        open_ways = [True, True]  # before, after
+        node = el
+        for _ in range(MERGE_LEVELS):
+            for way, preceding in enumerate((True, False)):
+                if not open_ways[way]:
+                    continue
+                for sibling in node.itersiblings(preceding=preceding):
+                    part = self._part(sibling)
+                    if part:
+                        tags = self._paragraph_tags(el) if tags is None else tags
+                        part = self._paragraph_tags(sibling) <= tags
+                    if part is False:
+                        open_ways[way] = False
+                        break
+                    if part:
+                        found.append(sibling)
+            node = node.getparent()
+            if not any(open_ways) or node is None or node.tag == "body" or self._strength(node):
+                break
+        return found
+
+    def _part(self, box) -> bool | None:
+        """True when ``box`` may be a part of the story: two paragraphs or more of unlinked
+        prose (a caption or a byline is one) beside short lines only; None
+        when it holds no paragraph and no heading or link line, or holds a picture (a
+        caption, a date, an empty ad slot: passed over); False for anything else, which ends
+        the story on that side: a heading, links, furniture, other paragraphs."""
+        if not isinstance(box.tag, str) or box not in self.skeleton.parent or _pictured(box):
+            return None
+        paragraphs, prose = 0, 0
+        for holder in box.iter():
+            block = self.blocks.get(holder)
+            if block is None:
+                continue
+            if holder.tag in HEADING_TAGS or self.values[holder] < 0:
+                return False  # read no further: most boxes that end the walk end it early
+            if block.chars >= PARAGRAPH_CHARS:
+                if not self._paragraph(holder):
+                    return False
+                paragraphs += 1
+                prose += block.chars - block.link_chars
+        if not paragraphs:
+            return None
+        return paragraphs > 1 and prose >= OWN_PROSE_CHARS and not self._strength(box)
+
+    def _paragraph_tags(self, box) -> set:
+        """The tags of the paragraphs of prose in ``box``: a story's are alike (``<p>``)."""
+        return {holder.tag for holder in box.iter() if holder in self.blocks and self._paragraph(holder)}
+
+    def _paragraph(self, holder) -> bool:
+        """A block of prose: a paragraph's length, most of it unlinked, not a heading."""
+        block = self.blocks.get(holder)
+        return block is not None and block.chars >= PARAGRAPH_CHARS and self.values[holder] > 0 \
+            and holder.tag not in HEADING_TAGS
+
     def _prose(self, el) -> int:
         """Unlinked text of ``el``'s own block and of its children's."""
         found = (self.blocks.get(child) for child in (el, *el))
@@ -492,6 +560,11 @@ def _rivals(kids: list, lead, others: list) -> list:
         return others
     after = kids.index(lead)
     return [c for c in others if kids.index(c) < after or _holds_headline(c)]
+
+
+def _pictured(box) -> bool:
+    """Whether ``box`` holds a picture: its text is the picture's caption or credit."""
+    return next(box.iter("img", "picture", "figure", "video"), None) is not None
 
 
 def _holds_headline(box) -> bool:
@@ -610,11 +683,17 @@ def find_article_and_blocks(doc):
     leads = scores.leads(best)
     if leads:
         return _wrap(best, leads), None
+    # The story's first or last paragraphs in boxes of their own beside it, and its lead.
+    extras = scores.story_parts(best)
     lead = scores.outer_lead(best)
     if lead is None:
         lead = scores.headline_lead(best)
     if lead is not None:
-        return _wrap_lead(best, lead), None
+        extras = [part for part in extras if lead not in part.iterancestors()]
+        if not any(part is lead or part in lead.iterancestors() for part in extras):
+            extras.append(lead)
+    if extras:
+        return _gather(best, extras), None
     return best, scores.blocks_below(best)
 
 
@@ -631,8 +710,9 @@ def _wrap(node, siblings: list):
 
 
 def _gather(node, twins: list):
-    """A new container, in ``node``'s place, holding ``node`` and its twins in page order."""
-    members = [el for el in node.getroottree().getroot().iter() if el is node or el in twins]
+    """A new container, in ``node``'s place, holding ``node`` and the parts of its story
+    found elsewhere on the page (its twins, its lead) in page order."""
+    members = sorted([node, *twins], key=_page_order)
     wrapper = node.makeelement("div", {})
     node.addprevious(wrapper)
     for member in members:
@@ -641,12 +721,11 @@ def _gather(node, twins: list):
     return wrapper
 
 
-def _wrap_lead(node, lead):
-    """A new container, in ``node``'s place, holding ``lead`` (moved from further up the
-    page) and then ``node``."""
-    wrapper = node.makeelement("div", {})
-    node.addprevious(wrapper)
-    lead.tail = None
-    wrapper.append(lead)
-    wrapper.append(node)
-    return wrapper
+def _page_order(el) -> list:
+    """A key that sorts elements in page order: the place of each box on the way down to
+    ``el`` among its siblings (no walk over the page for a few elements)."""
+    path = []
+    while (up := el.getparent()) is not None:
+        path.append(up.index(el))
+        el = up
+    return path[::-1]

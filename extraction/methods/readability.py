@@ -16,6 +16,7 @@ from lxml import etree
 
 from ..article import ExtractionError
 from ..tags import CODE_TAGS
+from .subtree_text import SubtreeText
 
 UNLIKELY = re.compile(
     r"combx|comment|community|disqus|extra|foot|header|menu|remark|rss|shoutbox|sidebar|sponsor|"
@@ -35,19 +36,14 @@ _TAG_SCORE = {"div": 5, "pre": 3, "td": 3, "blockquote": 3, "address": -3, "ol":
               "h5": -5, "h6": -5, "th": -5}
 _JUNK = (*CODE_TAGS, "link", "iframe", "object", "embed")
 _MIN_ARTICLE = 250
+_EMBEDS = ("embed", "object", "iframe", "video")
+# What the conditional cleaning counts under each container.
+_COUNTED = frozenset({"p", "img", "li", "input", *_EMBEDS})
 
 
 def inner_text(el) -> str:
     """The element's text with whitespace runs collapsed."""
     return " ".join("".join(el.itertext()).split())
-
-
-def link_density(el) -> float:
-    """Share of the element's text that sits inside links."""
-    length = len(inner_text(el))
-    if not length:
-        return 0.0
-    return sum(len(inner_text(a)) for a in el.iter("a")) / length
 
 
 def class_weight(el) -> int:
@@ -60,9 +56,9 @@ def class_weight(el) -> int:
     return weight
 
 
-def paragraph_score(text: str) -> float:
+def paragraph_score(length: int, commas: int) -> float:
     """A base point, one per comma, one per hundred characters up to three."""
-    return 1 + text.count(",") + min(len(text) // 100, 3)
+    return 1 + commas + min(length // 100, 3)
 
 
 def find_article(doc):
@@ -79,14 +75,15 @@ def _grab(doc, strip_unlikely: bool):
     body = doc.find("body") if doc.find("body") is not None else doc
     etree.strip_elements(body, *_JUNK, with_tail=False)
     paragraphs = _prepare(body, strip_unlikely)
+    measures = SubtreeText(body, _COUNTED)
     scores: dict = {}
     for p in paragraphs:
-        text = inner_text(p)
+        length = measures.length(p)
         parent = p.getparent()
-        if parent is None or len(text) < 25:
+        if parent is None or length < 25:
             continue
         grand = parent.getparent()
-        points = paragraph_score(text)
+        points = paragraph_score(length, measures.commas(p))
         for node, share in ((parent, 1.0), (grand, 0.5)):
             if node is not None and isinstance(node.tag, str):
                 if node not in scores:
@@ -94,10 +91,10 @@ def _grab(doc, strip_unlikely: bool):
                 scores[node] += points * share
     if not scores:
         return body
-    scaled = {node: score * (1 - link_density(node)) for node, score in scores.items()}
+    scaled = {node: score * (1 - measures.link_density(node)) for node, score in scores.items()}
     top = max(scaled, key=scaled.get)
-    article = _gather(top, scaled)
-    _clean(article)
+    article = _gather(top, scaled, measures)
+    _clean(article, measures)
     return article
 
 
@@ -146,13 +143,15 @@ def _wrap_loose_text(div) -> list:
     return made
 
 
-def _drop(el) -> None:
+def _drop(el, measures: SubtreeText | None = None) -> None:
     parent = el.getparent()
     if parent is not None:
         el.drop_tree()
+        if measures is not None:
+            measures.removed_from(parent)
 
 
-def _gather(top, scores: dict):
+def _gather(top, scores: dict, measures: SubtreeText):
     """The top candidate plus siblings scoring above max(10, 20% of the top)."""
     parent = top.getparent()
     if parent is None:
@@ -162,59 +161,58 @@ def _gather(top, scores: dict):
     for sibling in list(parent):
         if not isinstance(sibling.tag, str):
             continue
-        if sibling is top or _good_sibling(sibling, top, scores, threshold):
+        if sibling is top or _good_sibling(sibling, top, scores, threshold, measures):
             sibling.tail = None
             wrapper.append(sibling)
+    measures.removed_from(parent)
     return wrapper
 
 
-def _good_sibling(sibling, top, scores: dict, threshold: float) -> bool:
+def _good_sibling(sibling, top, scores: dict, threshold: float, measures: SubtreeText) -> bool:
     bonus = scores[top] * 0.2 if sibling.get("class") and sibling.get("class") == top.get("class") else 0
     if sibling in scores and scores[sibling] + bonus >= threshold:
         return True
     if sibling.tag != "p":
         return False
-    text, density = inner_text(sibling), link_density(sibling)
+    text, density = inner_text(sibling), measures.link_density(sibling)
     if len(text) > 80:
         return density < 0.25
     return density == 0 and re.search(r"\.( |$)", text) is not None
 
 
-def _clean(article) -> None:
+def _clean(article, measures: SubtreeText) -> None:
     """Remove forms, headers that look like boilerplate and containers that fail the conditional test.
 
     Forms go only now, not before scoring: some sites wrap the whole page in one.
     """
     for el in list(article.iter("form")):
         if el is not article:
-            _drop(el)
+            _drop(el, measures)
     for el in list(article.iter("h1", "h2", "h3")):
-        if class_weight(el) < 0 or link_density(el) > 0.33:
-            _drop(el)
+        if class_weight(el) < 0 or measures.link_density(el) > 0.33:
+            _drop(el, measures)
     for el in reversed(list(article.iter("table", "ul", "ol", "div"))):
-        if el is not article and _fishy(el):
-            _drop(el)
+        if el is not article and _fishy(el, measures):
+            _drop(el, measures)
 
 
-def _fishy(el) -> bool:
+def _fishy(el, measures: SubtreeText) -> bool:
     """Readability's conditional cleaning: few commas plus a suspicious mix of content."""
     weight = class_weight(el)
     if weight < 0:
         return True
-    text = inner_text(el)
-    if text.count(",") >= 10:
+    if measures.commas(el) >= 10:
         return False
-    count = lambda *tags: sum(1 for _ in el.iter(*tags)) - (1 if el.tag in tags else 0)  # noqa: E731
-    paragraphs, images, items, inputs = count("p"), count("img"), count("li"), count("input")
-    embeds = count("embed", "object", "iframe", "video")
-    density = link_density(el)
+    count = lambda *tags: measures.count(el, *tags)  # noqa: E731
+    paragraphs, images, items, inputs, embeds = count("p"), count("img"), count("li"), count("input"), count(*_EMBEDS)
+    length, density = measures.length(el), measures.link_density(el)
     return (
         images > paragraphs
         or (items > paragraphs and el.tag not in ("ul", "ol"))
         or inputs > paragraphs / 3
-        or (len(text) < 25 and (images == 0 or images > 2))
+        or (length < 25 and (images == 0 or images > 2))
         or (weight < 25 and density > 0.2)
         or (weight >= 25 and density > 0.5)
-        or (embeds == 1 and len(text) < 75)
+        or (embeds == 1 and length < 75)
         or embeds > 1
     )

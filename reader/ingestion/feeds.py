@@ -48,9 +48,15 @@ def story_fields(entry: ParsedEntry, now: datetime) -> dict:
         # Only a story with both a title and text can be recognised by its content alone.
         "content_hash": digest(f"{entry.title}\n{text}") if entry.title and text else "",
         "link_hash": digest(normalised_link(entry.url)) if entry.url else "",
-        "enclosures": entry.enclosures[:10],
+        "enclosures": [_enclosure(e) for e in entry.enclosures[:10] if len(e["url"]) <= 2000],
         "thumbnail": entry.thumbnail[:2000],
     }
+
+
+def _enclosure(enclosure: dict) -> dict:
+    # A cut address would name another file, so long ones are left out above; a media type has at most 255
+    # characters (RFC 6838) and a length at most 20 digits, and anything longer is cut, not stored whole.
+    return {"url": enclosure["url"], "type": enclosure["type"][:255], "length": enclosure["length"][:20]}
 
 
 def _distinct(feed: Feed, items: list[dict]) -> list[dict]:

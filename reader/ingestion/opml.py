@@ -16,6 +16,8 @@ from django.core.validators import URLValidator
 from django.db import transaction
 from django.utils import timezone
 
+from extraction.document import xml_text
+
 from . import subscribe
 
 FOLDER_SEPARATOR = "/"
@@ -104,6 +106,12 @@ def import_opml(user, data: bytes) -> ImportReport:
     return report
 
 
+def _outline(parent, attrs: dict):
+    # Names stored before feeds were cleaned of control characters may hold some, and ElementTree writes them
+    # as they are: one such name made the whole file unreadable to every reader, this one included.
+    return ElementTree.SubElement(parent, "outline", {key: xml_text(value) for key, value in attrs.items()})
+
+
 def export_opml(user) -> bytes:
     root = ElementTree.Element("opml", version="2.0")
     head = ElementTree.SubElement(root, "head")
@@ -116,13 +124,13 @@ def export_opml(user) -> bytes:
         path = tuple(part for part in sub.folder.split(FOLDER_SEPARATOR) if part)
         for depth in range(1, len(path) + 1):
             if path[:depth] not in folders:
-                folders[path[:depth]] = ElementTree.SubElement(folders[path[:depth - 1]], "outline",
-                                                               text=path[depth - 1], title=path[depth - 1])
+                name = path[depth - 1]
+                folders[path[:depth]] = _outline(folders[path[:depth - 1]], {"text": name, "title": name})
         feed = sub.feed
         kind = "atom" if feed.format.startswith("atom") else "rss"
         attrs = {"type": kind, "text": sub.name, "title": sub.name, "xmlUrl": feed.url}
         if feed.site_url:
             attrs["htmlUrl"] = feed.site_url
-        ElementTree.SubElement(folders[path], "outline", attrs)
+        _outline(folders[path], attrs)
     ElementTree.indent(root)
     return ElementTree.tostring(root, encoding="utf-8", xml_declaration=True)

@@ -14,6 +14,8 @@ from datetime import datetime, timezone as dt_timezone
 import feedparser
 import feedparser.encodings
 
+from extraction.document import xml_text
+
 from . import charsets, jsonfeed
 from .digits import MAX_DIGITS, whole_number
 from .feed_fields import (EARLIEST, FUTURE_SLACK, NotAFeed, Notes, ParsedEntry, ParsedFeed, absolute_url, author_name,
@@ -51,16 +53,17 @@ def parse(content: bytes, url: str, content_type: str = "", max_entries: int = 5
     else:
         content, content_type = charsets.utf8_by_bom(content, content_type)
         parsed = _parse_xml(content, url, charsets.usable_content_type(content_type, notes), max_entries, notes)
-    parsed.entries = [_without_nul(entry) for entry in parsed.entries[:max_entries]]
+    parsed.entries = [_without_controls(entry) for entry in parsed.entries[:max_entries]]
     parsed.problem = "; ".join(p for p in (parsed.problem, str(notes)) if p)
-    return _without_nul(parsed)
+    return _without_controls(parsed)
 
 
-def _without_nul(record):
-    """PostgreSQL text and JSON cannot hold NUL characters, and no feed means one: drop them from every field."""
+def _without_controls(record):
+    """Control characters out of every field: no feed means one, PostgreSQL cannot store NUL, and any of them
+    shown as nothing here breaks the XML documents the field is later written into (OPML export)."""
     def scrub(value):
         if isinstance(value, str):
-            return value.replace("\x00", "")
+            return xml_text(value)
         if isinstance(value, list):
             return [scrub(v) for v in value]
         if isinstance(value, dict):

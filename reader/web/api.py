@@ -17,6 +17,7 @@ from ..models import Entry, Feed, Rating, Story
 from ..ranking import scores
 from . import extract_demo, ratelimit, reading, stream
 from .api_errors import ApiError
+from .jinja import web_url
 
 RATINGS = {"good": Rating.GOOD, "bad": Rating.BAD, None: None}
 RATING_NAMES = {Rating.GOOD: "good", Rating.BAD: "bad", None: None}
@@ -68,7 +69,7 @@ def id_list(text: str) -> list[int]:
 
 def entry_json(item: stream.Item) -> dict:
     return {
-        "id": item.story_id, "title": item.title, "url": item.url, "feed": {"id": item.feed_id, "title": item.feed},
+        "id": item.story_id, "title": item.title, "url": web_url(item.url), "feed": {"id": item.feed_id, "title": item.feed},
         "author": item.author, "published": item.published.isoformat(), "snippet": item.snippet,
         "score": item.score, "recommended": item.recommended, "reasons": item.reasons,
         "read": item.read, "saved": item.saved, "rating": RATING_NAMES[item.rating],

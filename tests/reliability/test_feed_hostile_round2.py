@@ -52,7 +52,8 @@ def test_hostile_fields(server, allow_loopback, web):
     row("one hostile field per feed (ttl ², 5,000-digit ttl and size, `http://[x/` enclosure, thumbnail, link "
         "and image, year 0 and 9999 dates, `attachments: 5`, `charset=undefined`, `encoding=zlib_codec`, content nested 100,000 deep, a 1,000,000-character author, `&#xD800;`, `&#x110000;` and a 5,000-digit "
         "character reference, a JSON extension nested 100,000 deep, a `javascript:` link and a `data:` image, "
-        "UTF-16 without a declaration, a UTF-8 byte order mark the server calls UTF-16)",
+        "UTF-16 without a declaration, a UTF-8 byte order mark the server calls UTF-16, control characters in a "
+        "title, an author and a category, a 1,000,000-character enclosure type)",
         len(CASES), f"entries kept {kept}/{len(CASES)}; feeds noting the field {noted}; fetch errors {errors}; "
                     f"subscribe-form 500s {crashes}")
 

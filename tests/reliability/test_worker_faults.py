@@ -92,7 +92,8 @@ def rig(request):
     worker, beat = Worker(env, folder / "worker.log"), Beat(env, folder / "beat.log")
     worker.start()
     beat.start()
-    yield {"broker": broker, "redis": redis, "postgres": postgres, "server": server, "worker": worker, "env": env}
+    yield {"broker": broker, "redis": redis, "postgres": postgres, "server": server, "worker": worker, "beat": beat,
+           "env": env}
     beat.stop()
     worker.stop()
     server.close()
@@ -186,4 +187,13 @@ def test_no_work_is_lost_or_duplicated_through_a_fault(rig, name):
            f"healing sweep every {HEALING['HEAL_EVERY']} s, pages past {HEALING['HEAL_PAGE_AFTER']} s, "
            f"feed locks {HEALING['FEED_LOCK_SECONDS']} s)",
            result, "0 lost, 0 duplicates", database="private PostgreSQL" + (" + Redis" if broker == "redis" else ""))
+    if result["lost"] or result["duplicates"]:
+        print(log_tails(rig))  # shown whole with the failure; an assertion message would be cut
     assert result["lost"] == 0 and result["duplicates"] == 0, result
+
+
+def log_tails(rig) -> str:
+    """The end of the worker's and the beat's logs: the rig's folder is removed at teardown, and a drill that
+    fails once in many runs must say why the first time."""
+    return "\n".join(f"--- {name} log, last 20,000 characters:\n{rig[name].log.read_text(errors='replace')[-20000:]}"
+                     for name in ("worker", "beat"))
