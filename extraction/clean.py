@@ -158,9 +158,10 @@ def _drop_furniture(node, blocks: dict) -> dict:
 
     Returns the blocks that remain.
     """
-    marked = {el for el in node.iterdescendants(etree.Element) if furniture_strength(el) and not _in_sentence(el)}
-    if not marked:
+    in_order = [el for el in node.iterdescendants(etree.Element) if furniture_strength(el) and not _in_sentence(el)]
+    if not in_order:
         return blocks
+    marked = set(in_order)
     largest = _largest_clump(blocks)
     removed = marked - set(_ancestors_within(largest, node))
     if not removed or not _prose_outside(blocks, removed, node):
@@ -168,8 +169,10 @@ def _drop_furniture(node, blocks: dict) -> dict:
         # "gallery" box), and a page shown with its furniture beats no page.
         return blocks
     removed -= _story_runs(marked, blocks, largest)
-    for el in removed:
-        if el.getparent() is not None:
+    # In page order: a removed element's text moves onto the element before it, which may
+    # go next, and a set's order (memory addresses) would make the output differ run to run.
+    for el in in_order:
+        if el in removed and el.getparent() is not None:
             _remove(el)
     # A block that was removed, or sits in a removed element, no longer reaches ``node``.
     return {el: block for el, block in blocks.items() if _reaches(el, node)}

@@ -113,9 +113,11 @@ _CONTROL_BYTES = tuple(bytes([byte]) for byte in (*range(0, 9), 11, 12, *range(1
 _NONCHARACTER_LEAD = b"\xef"
 _NONCHARACTER_BYTES = re.compile(b"\xef\xbf[\xbe\xbf]")
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-# Character references ("&#12;") put the same characters back while parsing.
-_CHAR_REF = {str: re.compile(r"&#([xX][0-9a-fA-F]{1,6}|[0-9]{1,7})"),
-             bytes: re.compile(rb"&#([xX][0-9a-fA-F]{1,6}|[0-9]{1,7})")}
+# Character references ("&#12;") put the same characters back while parsing. Read from
+# their "#": see _refers_to_control.
+_CHAR_REF = {str: re.compile(r"#([xX][0-9a-fA-F]{1,6}|[0-9]{1,7})"),
+             bytes: re.compile(rb"#([xX][0-9a-fA-F]{1,6}|[0-9]{1,7})")}
+_HASH_AMPERSAND = {str: ("#", "&"), bytes: (b"#", b"&")}
 _NOT_TEXT = re.compile("[\x00-\x08\x0b\x0e-\x1f\ufffd]")
 
 
@@ -141,11 +143,18 @@ def _xml_safe(data: bytes) -> bool:
 
 
 def _refers_to_control(markup: str | bytes) -> bool:
-    for match in _CHAR_REF[type(markup)].finditer(markup):
-        ref = match.group(1)
-        code = int(ref[1:], 16) if ref[:1] in ("x", "X", b"x", b"X") else int(ref)
-        if code < 0x110000 and _CONTROL.match(chr(code)):
-            return True
+    # A regex's search for "&#" steps through the page byte by byte; the "#"s, a hundred
+    # or two a page, are found by memchr (a find of one character) in half the time.
+    reference = _CHAR_REF[type(markup)]
+    hash_sign, ampersand = _HASH_AMPERSAND[type(markup)]
+    at = markup.find(hash_sign, 1)
+    while at >= 0:
+        if markup.startswith(ampersand, at - 1) and (match := reference.match(markup, at)):
+            ref = match.group(1)
+            code = int(ref[1:], 16) if ref[:1] in ("x", "X", b"x", b"X") else int(ref)
+            if code < 0x110000 and _CONTROL.match(chr(code)):
+                return True
+        at = markup.find(hash_sign, at + 1)
     return False
 
 

@@ -85,8 +85,8 @@ def _first(tags: dict[str, str], *names: str) -> str | None:
 def _json_ld(scripts) -> list[dict]:
     found = []
     for script in scripts:
-        raw = script.text
-        if not raw or (script.get("type") or "").strip().lower() != "application/ld+json":
+        # The type first: reading .text decodes the whole script, and most are code.
+        if (script.get("type") or "").strip().lower() != "application/ld+json" or not (raw := script.text):
             continue
         try:
             data = json.loads(raw)

@@ -86,3 +86,14 @@ def test_a_page_wrapped_in_a_form_keeps_its_text_and_loses_its_controls():
     text = node.text_content()
     assert text.count("A sentence") == 2
     assert "Go" not in text and "Search the site" not in text
+
+
+def test_furniture_goes_in_page_order_so_the_text_after_it_is_the_same_every_run():
+    # A removed element's tail moves onto the element before it. Removed in a set's order
+    # (memory addresses), a run of adverts left the blank lines between them in front of
+    # the sentence that follows, in some runs and not in others.
+    ads = "".join(f"<div class='ad'>Advert {i}</div>\n  " for i in range(30))
+    node = cleaned(f"<div><p>{PARA}</p><p>{PARA}</p>{ads}<div class='ad'>Last advert</div> and the story goes on."
+                   f"<p>{PARA}</p></div>")
+    assert "Advert" not in node.text_content()
+    assert node[0][1].tail == " and the story goes on."

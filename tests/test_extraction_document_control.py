@@ -24,6 +24,15 @@ def test_character_references_to_refused_characters_are_dropped(ref):
     assert parse(f"<html><body><p>a{ref}b</p></body></html>".encode()).find(".//p").text == "ab"
 
 
+@pytest.mark.parametrize("markup", ["&#1;<p>ab</p>", "<p>a&&#1;b</p>", "<p>a#&#x1;b</p>", "<p>a&amp;#1; &#65;&#1;b</p>"])
+@pytest.mark.parametrize("as_bytes", [False, True])
+def test_references_are_found_at_the_start_and_after_other_ampersands_and_hash_signs(markup, as_bytes):
+    # The scan finds each "#" and looks for the "&" before it: the first character of
+    # the page and runs of "&" and "#" are its edges.
+    doc = parse(markup.encode() if as_bytes else markup)
+    assert "\x01" not in "".join(doc.itertext())
+
+
 def test_a_lone_surrogate_in_text_input_is_dropped():
     assert parse("<html><body><p>a\ud800b</p></body></html>").find(".//p").text == "ab"
 

@@ -98,7 +98,10 @@ class _Skeleton:
                 up = parent[node] = places[node][2]
                 node = up
         self.parent = parent
-        self.top_down = sorted(parent, key=lambda node: places[node][3])
+        # Parents before children: ``places`` is filled so, and a sort by depth would cost
+        # more. The sweeps add children to a parent in the same order either way except
+        # for boxes holding only link text, whose negative values no sum carries.
+        self.top_down = [node for node in places if node in parent]
         # Wrappers with a single child add no distance when values decay going up. Only
         # elements with a member below them are asked, and counting children is dear.
         uppers = set(parent.values())
@@ -176,7 +179,9 @@ class Scores:
             threads = skeleton.inside(lambda n: n.tag in LIST_TAGS and self.furniture.get(n) == STRONG
                                       and sum(prose.get(item, 0.0) > 0 for item in n) >= POSTS)
             values = {el: (0.0 if value > 0 and el in threads else value) for el, value in values.items()}
-        self.line_boxes = line_boxes = {el for el in blocks if el.tag in LINE_BOXES and el.find("br") is not None}
+        # (iterchildren filters in C; find would go through lxml's ElementPath, dearer.)
+        self.line_boxes = line_boxes = {el for el in blocks
+                                        if el.tag in LINE_BOXES and next(el.iterchildren("br"), None) is not None}
         clumps = {el: clump_value(value) for el, value in _pool(values, skeleton.parent, line_boxes).items()}
         # A link list counts against its own container, not against every box above it:
         # links inside a story (show notes, sources) must not sink it below one of its
