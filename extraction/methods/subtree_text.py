@@ -24,6 +24,11 @@ def _piece(text: str | None) -> tuple:
     return (sum(map(len, words)), len(words), not text[0].isspace(), not text[-1].isspace())
 
 
+def _collapsed_length(piece: tuple) -> int:
+    """The length of the piece's text with whitespace runs collapsed and the ends stripped."""
+    return piece[0] + max(piece[1] - 1, 0)
+
+
 def _join(a: tuple, b: tuple) -> tuple:
     if a[2] is None:
         return b
@@ -51,8 +56,7 @@ class SubtreeText:
             self.measures[el] = self._measure(el)
 
     def length(self, el) -> int:
-        text = self._get(el).text
-        return text[0] + max(text[1] - 1, 0)
+        return _collapsed_length(self._get(el).text)
 
     def commas(self, el) -> int:
         return self._get(el).commas
@@ -103,7 +107,6 @@ class SubtreeText:
                     counts[child.tag] = counts.get(child.tag, 0) + 1
             text = _join(text, _piece(child.tail))
             commas += (child.tail or "").count(",")
-        measures = _Measures(text, commas, link_chars, counts)
         if el.tag == "a":
-            measures.link_chars += text[0] + max(text[1] - 1, 0)
-        return measures
+            link_chars += _collapsed_length(text)
+        return _Measures(text, commas, link_chars, counts)

@@ -51,7 +51,12 @@ def usable_declaration(content: bytes, notes) -> bytes:
         return content
     notes.add(f"ignored the encoding {match.group(3).decode('latin-1')[:40]!r} the document declares: "
               f"not a text encoding")
-    return content[:match.start(3)] + b"utf-8" + content[match.end(3):]
+    return _declared_utf8(content, match)
+
+
+def _declared_utf8(content: bytes, declaration: re.Match) -> bytes:
+    """The document with the encoding its XML declaration names (matched by _XML_ENCODING) replaced by utf-8."""
+    return content[:declaration.start(3)] + b"utf-8" + content[declaration.end(3):]
 
 
 # A byte order mark decides the encoding, over the server and the declaration (XML 1.0 appendix F, WHATWG).
@@ -72,7 +77,7 @@ def utf8_by_bom(content: bytes, content_type: str) -> tuple[bytes, str]:
     text = content.decode(codec, "replace").encode("utf-8")
     match = _XML_ENCODING.match(text)
     if match:
-        text = text[:match.start(3)] + b"utf-8" + text[match.end(3):]
+        text = _declared_utf8(text, match)
     return text, _CHARSET_PARAM.sub("", content_type or "")
 
 

@@ -15,6 +15,7 @@ from .. import unread_cache
 from ..models import Entry, Rating
 from ..ranking import implicit
 from . import reading, stream
+from .api import MAX_ID
 from .jinja import web_url
 from .views import article_html, safe_next
 
@@ -100,7 +101,7 @@ def mark_all_read(request):
         upto = int(request.POST.get("upto", ""))
     except ValueError:
         upto = 0
-    # Clamped both ways: a row id is 0 .. 2**63 - 1, and the database overflows past either end.
-    count = reading.mark_all_read(request.user, scope_from(request.POST), max(0, min(upto, 2 ** 63 - 1)))
+    # Clamped both ways: the database overflows past a row id's range at either end.
+    count = reading.mark_all_read(request.user, scope_from(request.POST), max(0, min(upto, MAX_ID)))
     messages.success(request, f"Marked {count} stor{'y' if count == 1 else 'ies'} read")
     return redirect(safe_next(request))
