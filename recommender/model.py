@@ -115,9 +115,12 @@ class UserModel:
         # each strong entry's position within its story's features (kinds and labels are per story)
         local = (strong - np.repeat(X.indptr[:-1], np.diff(bounds))).tolist()
         values, bounds = contributions[strong].tolist(), bounds.tolist()
-        # "from a feed you chose" would be true of nearly every story shown: no reason
-        shown = [j for j, name in enumerate(EXTRAS) if name != "subscribed"]
-        crowd = (extra[:, shown] * self.extras[shown]).tolist()
+        # "from a feed you chose" would be true of nearly every story shown: no reason; the subject's
+        # weight once a story has votes is part of one reason, the crowd's view of its subject
+        shown = [EXTRAS.index("crowd_story"), EXTRAS.index("crowd_topic")]
+        parts = extra * self.extras
+        parts[:, shown[1]] += parts[:, EXTRAS.index("crowd_topic_voted")]
+        crowd = parts[:, shown].tolist()
         out = []
         for row, f in enumerate(batch.features):
             listed = [(values[i], f.kinds[local[i]], f.label(local[i])) for i in range(bounds[row], bounds[row + 1])]

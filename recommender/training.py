@@ -15,9 +15,15 @@ from .rules import Rule
 
 # Ridge strength on feature weights: with a handful of ratings no single word may dominate.
 FEATURE_PENALTY = 1.0
-# Priors on the dense signals: follow the crowd and one's own feed choices unless ratings disagree.
-EXTRA_PRIOR = np.array([0.7, 0.7, 1.0])
-EXTRA_PENALTY = np.array([3.0, 3.0, 3.0])
+# Priors on the dense signals (batch.EXTRAS): follow the crowd and one's own feed choices unless ratings
+# disagree. crowd_topic_voted starts at 0: a story's votes change how much its subject counts only as far as
+# the reader's ratings show it.
+EXTRA_PRIOR = np.array([0.7, 0.7, 0.0, 1.0])
+EXTRA_PENALTY = np.array([3.0, 3.0, 3.0, 3.0])
+# Share of each rating's weight given to its story as it was before anyone voted on it (no crowd_story,
+# no crowd_topic_voted), the rest to the story as rated: new stories are scored too, so the weights are
+# fitted for both, and crowd_topic_voted's weight is what sets the two apart.
+NEW_VIEW = 0.5
 INTERCEPT_PENALTY = 0.1
 # Share of good stories the "recommended" cut-off aims to keep.
 TARGET_RECALL = 0.8
@@ -35,14 +41,16 @@ RARITY_KINDS = ("word", "title", "name")
 
 def _design(batch, subscribed):
     """Ratings' features with columns renumbered to those in use, each column's kind (as an index into
-    features.KINDS; one entry's where a hash collision mixes kinds), plus the EXTRAS columns."""
+    features.KINDS; one entry's where a hash collision mixes kinds), plus the EXTRAS columns in each view
+    (views, rows, EXTRAS): the stories as rated, then (with NEW_VIEW) as they were before any votes."""
     X = batch.X
     columns, inverse = np.unique(X.indices, return_inverse=True)
     Xc = sparse.csr_matrix((X.data, inverse.astype(np.int32), X.indptr), shape=(X.shape[0], len(columns)))
     kinds = np.zeros(len(columns), np.int8)
     if len(batch):
         kinds[inverse] = np.concatenate([f.kind_codes for f in batch.features])
-    return columns, kinds, Xc, batch.extras(subscribed)
+    views = [batch.extras(subscribed)] + ([batch.extras(subscribed, new=True)] if NEW_VIEW else [])
+    return columns, kinds, Xc, np.stack(views)
 
 
 def _rarity_scaled(Xc, columns, kinds, community):
@@ -62,16 +70,22 @@ def _rarity_scaled(Xc, columns, kinds, community):
     return sparse.csr_matrix((Xc.data * scale[Xc.indices], Xc.indices, Xc.indptr), shape=Xc.shape), scale
 
 
-def _solve(Xc, extra, y, intercept_prior, start=None, weight=None):
-    """Weights (per Xc column), extras' weights and intercept; ``start`` as returned by an earlier call;
-    ``weight``: per row, 1 for a rating (None: all ratings)."""
+def _solve(Xc, views, y, intercept_prior, start=None, weight=None):
+    """Weights (per Xc column), extras' weights and intercept; ``views``: the EXTRAS columns per view (see
+    _design); ``start`` as returned by an earlier call; ``weight``: per row, 1 for a rating (None: all ratings)."""
     merged, expand, compress = _merge_private_columns(Xc)
-    design = sparse.hstack([merged, sparse.csr_matrix(extra)], format="csr")
     penalty = np.concatenate([np.full(merged.shape[1], FEATURE_PENALTY), EXTRA_PENALTY])
     prior = np.concatenate([np.zeros(merged.shape[1]), EXTRA_PRIOR])
     if start is not None:
         start = (np.concatenate([compress(start[0]), start[1]]), start[2])
-    w, b = logistic.fit(design, y, penalty, prior, intercept_prior, INTERCEPT_PENALTY, start, weight)
+    weight = np.ones(len(y)) if weight is None else weight
+    if len(views) == 1:
+        design = sparse.hstack([merged, sparse.csr_matrix(views[0])], format="csr")
+        w, b = logistic.fit(design, y, penalty, prior, intercept_prior, INTERCEPT_PENALTY, start, weight)
+    else:
+        view_weight = np.stack([(1 - NEW_VIEW) * weight, NEW_VIEW * weight])
+        w, b = logistic.fit_views(merged, views, y, penalty, prior, intercept_prior, INTERCEPT_PENALTY,
+                                  view_weight, start)
     return expand(w[:merged.shape[1]]), w[merged.shape[1]:], b
 
 
@@ -113,7 +127,7 @@ def _merge_private_columns(Xc):
     return merged, expand, compress
 
 
-def _recall_cutoff(Xc, extra, y, weight, rated, logits, intercept_prior, fitted) -> float:
+def _recall_cutoff(Xc, views, y, weight, rated, logits, intercept_prior, fitted) -> float:
     """Log-odds cut-off that keeps TARGET_RECALL of good stories, judged on held-out scores.
 
     In-sample scores of a handful of ratings are far too sure of themselves: a cut-off set on them
@@ -134,8 +148,8 @@ def _recall_cutoff(Xc, extra, y, weight, rated, logits, intercept_prior, fitted)
         held_out = np.empty(rated)
         for k in np.unique(folds[:rated]):
             train, test = folds != k, folds == k
-            w, e, b = _solve(Xc[train], extra[train], y[train], intercept_prior, fitted, weight[train])
-            held_out[test[:rated]] = Xc[test] @ w + extra[test] @ e + b
+            w, e, b = _solve(Xc[train], views[:, train], y[train], intercept_prior, fitted, weight[train])
+            held_out[test[:rated]] = Xc[test] @ w + views[0, test] @ e + b
         logits = held_out
     return float(np.quantile(logits[:rated][y[:rated] == 1], 1 - TARGET_RECALL))
 
@@ -178,11 +192,11 @@ def fit(ratings: Iterable[tuple[object, bool]], subscribed_feeds: Iterable = (),
     base = community.base_rate if community is not None else 0.5
     intercept_prior = float(np.log(base / (1 - base)))
     batch = prepare(features, community)
-    columns, kinds, Xc, extra = _design(batch, subscribed)
+    columns, kinds, Xc, views = _design(batch, subscribed)
     Xc, scale = _rarity_scaled(Xc, columns, kinds, community)
-    w, e, b = _solve(Xc, extra, y, intercept_prior, weight=weight if weak else None)
-    logits = Xc @ w + extra @ e + b
-    threshold = _recall_cutoff(Xc, extra, y, weight, rated, logits, intercept_prior, (w, e, b))
+    w, e, b = _solve(Xc, views, y, intercept_prior, weight=weight if weak else None)
+    logits = Xc @ w + views[0] @ e + b
+    threshold = _recall_cutoff(Xc, views, y, weight, rated, logits, intercept_prior, (w, e, b))
     w = w * scale  # weights of the stories' own feature values
     keep = np.sort(_strongest(np.abs(w), MAX_WEIGHTS))
     keep = keep[w[keep] != 0]

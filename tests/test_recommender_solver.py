@@ -8,7 +8,7 @@ from recommender import logistic, training
 def problem(seed=0, n=60, m=400):
     rng = np.random.default_rng(seed)
     X = sparse.random(n, m, density=0.03, random_state=rng, format="csr", dtype=np.float32)
-    extra = rng.normal(size=(n, 3))
+    extra = rng.normal(size=(n, 4))
     y = (rng.random(n) < 0.4).astype(float)
     return X, extra, y
 
@@ -22,8 +22,8 @@ def objective_gradient(X, y, penalty, prior, b_prior, b_penalty, w, b):
 def test_the_solution_has_a_zero_gradient_and_the_priors_pull():
     X, extra, y = problem()
     design = sparse.hstack([X, sparse.csr_matrix(extra)], format="csr")
-    penalty = np.r_[np.ones(X.shape[1]), 3.0, 3.0, 3.0]
-    prior = np.r_[np.zeros(X.shape[1]), 0.7, 0.7, 1.0]
+    penalty = np.r_[np.ones(X.shape[1]), 3.0, 3.0, 3.0, 3.0]
+    prior = np.r_[np.zeros(X.shape[1]), 0.7, 0.7, 0.0, 1.0]
     w, b = logistic.fit(design, y, penalty, prior, -0.4, 0.1)
     assert np.linalg.norm(objective_gradient(design, y, penalty, prior, -0.4, 0.1, w, b)) < 1e-4
     assert np.abs(w[:X.shape[1]]).max() > 0.01  # the data did move the weights off the prior
@@ -33,7 +33,7 @@ def test_merging_columns_of_one_story_gives_the_same_weights():
     X, extra, y = problem(1)
     used = np.bincount(X.indices, minlength=X.shape[1])
     assert (used == 1).sum() > 50 and (used > 1).sum() > 20  # both kinds of column are present
-    w, e, b = training._solve(X, extra, y, -0.4)
+    w, e, b = training._solve(X, extra[None], y, -0.4)
     design = sparse.hstack([X, sparse.csr_matrix(extra)], format="csr")
     full, full_b = logistic.fit(design, y, np.r_[np.full(X.shape[1], training.FEATURE_PENALTY), training.EXTRA_PENALTY],
                                 np.r_[np.zeros(X.shape[1]), training.EXTRA_PRIOR], -0.4, training.INTERCEPT_PENALTY)
@@ -43,10 +43,27 @@ def test_merging_columns_of_one_story_gives_the_same_weights():
 
 def test_a_warm_start_from_more_rows_reaches_the_same_optimum():
     X, extra, y = problem(2)
-    fitted = training._solve(X, extra, y, -0.4)
+    views = np.stack([extra, extra * (np.arange(4) != 2)])  # as rated, and without the third column
+    fitted = training._solve(X, views, y, -0.4)
     rows = np.arange(len(y)) % 5 != 0
-    cold = training._solve(X[rows], extra[rows], y[rows], -0.4)
-    warm = training._solve(X[rows], extra[rows], y[rows], -0.4, fitted)
+    cold = training._solve(X[rows], views[:, rows], y[rows], -0.4)
+    warm = training._solve(X[rows], views[:, rows], y[rows], -0.4, fitted)
     assert not np.allclose(cold[0], fitted[0], atol=1e-3)  # the start was not already the answer
     for a, b in zip(cold, warm):
         assert np.allclose(a, b, atol=1e-5)
+
+
+def test_rows_in_two_views_fit_as_the_stacked_rows_would():
+    X, extra, y = problem(3)
+    new = extra.copy()
+    new[:, [0, 2]] = 0  # as before any votes: no crowd_story, no crowd_topic_voted
+    weight = np.where(np.arange(len(y)) % 7 == 0, 0.2, 1.0)
+    w, e, b = training._solve(X, np.stack([extra, new]), y, -0.4, weight=weight)
+    design = sparse.vstack([sparse.hstack([X, sparse.csr_matrix(v)]) for v in (extra, new)], format="csr")
+    stacked = np.r_[(1 - training.NEW_VIEW) * weight, training.NEW_VIEW * weight]
+    full, full_b = logistic.fit(design, np.r_[y, y], np.r_[np.full(X.shape[1], training.FEATURE_PENALTY),
+                                                           training.EXTRA_PENALTY],
+                                np.r_[np.zeros(X.shape[1]), training.EXTRA_PRIOR], -0.4, training.INTERCEPT_PENALTY,
+                                sample_weight=stacked)
+    assert np.allclose(w, full[:X.shape[1]], atol=1e-5)
+    assert np.allclose(e, full[X.shape[1]:], atol=1e-5) and abs(b - full_b) < 1e-5
