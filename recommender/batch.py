@@ -7,12 +7,11 @@ import numpy as np
 from scipy import sparse
 
 from .community import CommunityPrior
-from .community import SMOOTHING
 from .features import StoryFeatures, as_features, matrix
 
 # Dense per-story signals beside the hashed features, in this order. "crowd_topic_voted" is the crowd's view
-# of the subject again, times the share n/(n + SMOOTHING) the story's own n votes have in its crowd_story
-# log-odds: its weight is how much more or less the subject counts once the story carries votes.
+# of the subject again on stories with other readers' votes (0 on new ones): with it, crowd_topic's weight
+# is the subject's for a new story and the two weights' sum is the subject's once a story has votes.
 EXTRAS = ("crowd_story", "crowd_topic", "crowd_topic_voted", "subscribed")
 
 
@@ -27,10 +26,9 @@ class Batch:
     def __len__(self):
         return len(self.features)
 
-    def voted_share(self) -> np.ndarray:
-        """n/(n + SMOOTHING) per story, n its votes: how far crowd_story rests on the story's own votes."""
-        votes = np.zeros(len(self)) if self.votes is None else self.votes
-        return votes / (votes + SMOOTHING)
+    def voted(self) -> np.ndarray:
+        """1 for a story with other readers' votes behind crowd_story, else 0."""
+        return np.zeros(len(self)) if self.votes is None else (self.votes > 0).astype(np.float64)
 
     def extras(self, subscribed: frozenset[str], new: bool = False) -> np.ndarray:
         """The EXTRAS columns for one user; ``new``: as the stories were before anyone voted on them."""
@@ -38,7 +36,7 @@ class Batch:
         story, topic = self.crowd[:, 0], self.crowd[:, 1]
         if new:
             return np.column_stack([np.zeros(len(self)), topic, np.zeros(len(self)), flags.astype(np.float64)])
-        return np.column_stack([story, topic, topic * self.voted_share(), flags.astype(np.float64)])
+        return np.column_stack([story, topic, topic * self.voted(), flags.astype(np.float64)])
 
 
 def prepare(stories, community: CommunityPrior | None = None) -> Batch:
@@ -50,8 +48,7 @@ def prepare(stories, community: CommunityPrior | None = None) -> Batch:
     crowd = np.zeros((len(features), 2))
     votes = None
     if community is not None and features:
-        crowd[:, 0] = community.story_log_odds(features)
+        crowd[:, 0], votes = community.story_votes(features)
         crowd[:, 1] = community.topic_log_odds(features, X)
-        votes = community.story_votes(features)
     feeds = np.array([f.feed for f in features], dtype=object)
     return Batch(features, X, crowd, feeds, votes)

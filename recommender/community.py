@@ -183,20 +183,18 @@ class CommunityPrior:
 
     def story_log_odds(self, stories) -> np.ndarray:
         """How much more (or less) than usual other readers liked each very story; 0 if too few votes."""
+        return self.story_votes(stories)[0]
+
+    def story_votes(self, stories) -> tuple[np.ndarray, np.ndarray]:
+        """Each story's ``story_log_odds`` and how many other readers' votes stand behind it (0 where it is 0
+        for too few votes)."""
         features = as_features(stories)
         counts = np.array([self._story.get(f.story_id, (0, 0)) for f in features], np.float64).reshape(-1, 2)
         own = np.array([self._own_story.get(f.story_id, (0, 0)) for f in features], np.float64).reshape(-1, 2)
         counts = np.maximum(counts - own, 0)
-        return _log_odds(counts[:, 0], counts[:, 1], self.base_rate, self.min_raters)
-
-    def story_votes(self, stories) -> np.ndarray:
-        """How many other readers' votes stand behind each story's ``story_log_odds`` (0 where it is 0 for
-        too few votes)."""
-        features = as_features(stories)
-        counts = np.array([self._story.get(f.story_id, (0, 0)) for f in features], np.float64).reshape(-1, 2)
-        own = np.array([self._own_story.get(f.story_id, (0, 0)) for f in features], np.float64).reshape(-1, 2)
-        votes = np.maximum(counts - own, 0).sum(axis=1)
-        return np.where(votes >= self.min_raters, votes, 0.0)
+        votes = counts.sum(axis=1)
+        return (_log_odds(counts[:, 0], counts[:, 1], self.base_rate, self.min_raters),
+                np.where(votes >= self.min_raters, votes, 0.0))
 
     def topic_log_odds(self, stories, X: sparse.csr_matrix | None = None) -> np.ndarray:
         """How much other readers like what each story is about (its words, tags, feed...).

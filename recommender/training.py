@@ -5,6 +5,7 @@ from collections.abc import Iterable
 
 import numpy as np
 from scipy import sparse
+from scipy.special import expit
 
 from . import explain, implicit, logistic
 from .batch import prepare
@@ -16,14 +17,10 @@ from .rules import Rule
 # Ridge strength on feature weights: with a handful of ratings no single word may dominate.
 FEATURE_PENALTY = 1.0
 # Priors on the dense signals (batch.EXTRAS): follow the crowd and one's own feed choices unless ratings
-# disagree. crowd_topic_voted starts at 0: a story's votes change how much its subject counts only as far as
-# the reader's ratings show it.
+# disagree. crowd_topic_voted is not fitted with them: its column is zero in the fit (see _new_story_topic).
 EXTRA_PRIOR = np.array([0.7, 0.7, 0.0, 1.0])
 EXTRA_PENALTY = np.array([3.0, 3.0, 3.0, 3.0])
-# Share of each rating's weight given to its story as it was before anyone voted on it (no crowd_story,
-# no crowd_topic_voted), the rest to the story as rated: new stories are scored too, so the weights are
-# fitted for both, and crowd_topic_voted's weight is what sets the two apart.
-NEW_VIEW = 0.5
+TOPIC, VOTED = 1, 2  # positions of crowd_topic and crowd_topic_voted in EXTRAS
 INTERCEPT_PENALTY = 0.1
 # Share of good stories the "recommended" cut-off aims to keep.
 TARGET_RECALL = 0.8
@@ -49,7 +46,8 @@ def _design(batch, subscribed):
     kinds = np.zeros(len(columns), np.int8)
     if len(batch):
         kinds[inverse] = np.concatenate([f.kind_codes for f in batch.features])
-    views = [batch.extras(subscribed)] + ([batch.extras(subscribed, new=True)] if NEW_VIEW else [])
+    views = [batch.extras(subscribed), batch.extras(subscribed, new=True)]
+    views[0][:, VOTED] = 0  # fitted apart, see _new_story_topic
     return columns, kinds, Xc, np.stack(views)
 
 
@@ -79,14 +77,33 @@ def _solve(Xc, views, y, intercept_prior, start=None, weight=None):
     if start is not None:
         start = (np.concatenate([compress(start[0]), start[1]]), start[2])
     weight = np.ones(len(y)) if weight is None else weight
-    if len(views) == 1:
-        design = sparse.hstack([merged, sparse.csr_matrix(views[0])], format="csr")
-        w, b = logistic.fit(design, y, penalty, prior, intercept_prior, INTERCEPT_PENALTY, start, weight)
-    else:
-        view_weight = np.stack([(1 - NEW_VIEW) * weight, NEW_VIEW * weight])
-        w, b = logistic.fit_views(merged, views, y, penalty, prior, intercept_prior, INTERCEPT_PENALTY,
-                                  view_weight, start)
+    design = sparse.hstack([merged, sparse.csr_matrix(views[0])], format="csr")
+    w, b = logistic.fit(design, y, penalty, prior, intercept_prior, INTERCEPT_PENALTY, start, weight)
     return expand(w[:merged.shape[1]]), w[merged.shape[1]:], b
+
+
+def _new_story_topic(Xc, new, y, weight, fitted):
+    """The extras' weights with crowd_topic's weight for new stories and crowd_topic_voted's for the rest.
+
+    The joint fit sees the rated stories as rated, with other readers' votes, so its crowd_topic weight is
+    the subject's given the votes. A new story has none: its crowd_topic weight is fitted here on the rated
+    stories as they were before any votes (``new``: crowd_story 0), the rest of the model held as fitted,
+    with crowd_topic's prior; crowd_topic_voted takes the difference, so stories with votes score as before.
+    """
+    w, e, b = fitted
+    topic = new[:, TOPIC]
+    offset = Xc @ w + np.delete(new, TOPIC, axis=1) @ np.delete(e, TOPIC) + b
+    beta, prior, penalty = EXTRA_PRIOR[TOPIC], EXTRA_PRIOR[TOPIC], EXTRA_PENALTY[TOPIC]
+    for _ in range(20):  # Newton on one weight (convex): a handful of steps
+        p = expit(offset + beta * topic)
+        grad = np.dot(weight * (p - y), topic) + penalty * (beta - prior)
+        step = grad / (np.dot(weight * p * (1 - p), topic ** 2) + penalty)
+        beta -= step
+        if abs(step) < 1e-8:
+            break
+    e = e.copy()
+    e[TOPIC], e[VOTED] = beta, e[TOPIC] - beta
+    return e
 
 
 def _merge_private_columns(Xc):
@@ -148,7 +165,7 @@ def _recall_cutoff(Xc, views, y, weight, rated, logits, intercept_prior, fitted)
         held_out = np.empty(rated)
         for k in np.unique(folds[:rated]):
             train, test = folds != k, folds == k
-            w, e, b = _solve(Xc[train], views[:, train], y[train], intercept_prior, fitted, weight[train])
+            w, e, b = _solve(Xc[train], views[:1, train], y[train], intercept_prior, fitted, weight[train])
             held_out[test[:rated]] = Xc[test] @ w + views[0, test] @ e + b
         logits = held_out
     return float(np.quantile(logits[:rated][y[:rated] == 1], 1 - TARGET_RECALL))
@@ -194,9 +211,10 @@ def fit(ratings: Iterable[tuple[object, bool]], subscribed_feeds: Iterable = (),
     batch = prepare(features, community)
     columns, kinds, Xc, views = _design(batch, subscribed)
     Xc, scale = _rarity_scaled(Xc, columns, kinds, community)
-    w, e, b = _solve(Xc, views, y, intercept_prior, weight=weight if weak else None)
+    w, e, b = _solve(Xc, views[:1], y, intercept_prior, weight=weight if weak else None)
     logits = Xc @ w + views[0] @ e + b
     threshold = _recall_cutoff(Xc, views, y, weight, rated, logits, intercept_prior, (w, e, b))
+    e = _new_story_topic(Xc, views[1], y, weight, (w, e, b))
     w = w * scale  # weights of the stories' own feature values
     keep = np.sort(_strongest(np.abs(w), MAX_WEIGHTS))
     keep = keep[w[keep] != 0]

@@ -53,17 +53,22 @@ def test_a_warm_start_from_more_rows_reaches_the_same_optimum():
         assert np.allclose(a, b, atol=1e-5)
 
 
-def test_rows_in_two_views_fit_as_the_stacked_rows_would():
+
+def test_new_stories_get_their_own_subject_weight_and_stories_with_votes_score_as_before():
     X, extra, y = problem(3)
+    extra[:, training.VOTED] = 0
     new = extra.copy()
-    new[:, [0, 2]] = 0  # as before any votes: no crowd_story, no crowd_topic_voted
+    new[:, 0] = 0  # as before any votes: no crowd_story
     weight = np.where(np.arange(len(y)) % 7 == 0, 0.2, 1.0)
-    w, e, b = training._solve(X, np.stack([extra, new]), y, -0.4, weight=weight)
-    design = sparse.vstack([sparse.hstack([X, sparse.csr_matrix(v)]) for v in (extra, new)], format="csr")
-    stacked = np.r_[(1 - training.NEW_VIEW) * weight, training.NEW_VIEW * weight]
-    full, full_b = logistic.fit(design, np.r_[y, y], np.r_[np.full(X.shape[1], training.FEATURE_PENALTY),
-                                                           training.EXTRA_PENALTY],
-                                np.r_[np.zeros(X.shape[1]), training.EXTRA_PRIOR], -0.4, training.INTERCEPT_PENALTY,
-                                sample_weight=stacked)
-    assert np.allclose(w, full[:X.shape[1]], atol=1e-5)
-    assert np.allclose(e, full[X.shape[1]:], atol=1e-5) and abs(b - full_b) < 1e-5
+    fitted = training._solve(X, extra[None], y, -0.4, weight=weight)
+    w, e, b = fitted
+    split = training._new_story_topic(X, new, y, weight, fitted)
+    assert split[training.TOPIC] + split[training.VOTED] == e[training.TOPIC]  # with votes: as fitted
+    assert np.allclose(np.delete(split, [training.TOPIC, training.VOTED]), np.delete(e, [training.TOPIC, training.VOTED]))
+    # without votes: the optimum of the rated stories' likelihood as new stories, under crowd_topic's prior
+    beta = split[training.TOPIC]
+    z = X @ w + new @ np.r_[e[0], beta, 0.0, e[3]] + b
+    p = 1 / (1 + np.exp(-z))
+    grad = np.dot(weight * (p - y), new[:, training.TOPIC]) + training.EXTRA_PENALTY[training.TOPIC] * (
+        beta - training.EXTRA_PRIOR[training.TOPIC])
+    assert abs(grad) < 1e-6 and abs(beta - e[training.TOPIC]) > 1e-3
