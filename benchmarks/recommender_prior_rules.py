@@ -29,7 +29,7 @@ import recommender_quality as quality  # noqa: E402
 from recommender import training  # noqa: E402
 
 FEATURE, PENALTY, PRIOR = training.FEATURE_PENALTY, training.EXTRA_PENALTY.copy(), training.EXTRA_PRIOR.copy()
-CROWD = slice(0, 2)  # EXTRAS crowd_story, crowd_topic (the third is "subscribed")
+CROWD = slice(0, 2)  # EXTRAS crowd_story, crowd_topic (then crowd_topic_voted, "subscribed")
 
 
 def crowd_penalty(scale: float) -> np.ndarray:
@@ -43,11 +43,11 @@ RULES = {
     "crowd penalty x min(1, 5/n)": lambda n: (FEATURE, crowd_penalty(min(1, 5 / n)), PRIOR),
     "crowd penalty x 20/(20+n)": lambda n: (FEATURE, crowd_penalty(20 / (20 + n)), PRIOR),
     "all 3 penalties x min(1, 20/n)": lambda n: (FEATURE, PENALTY * min(1, 20 / n), PRIOR),
-    "crowd as the baseline's (0, 1)": lambda n: (FEATURE, np.r_[1.0, 1.0, PENALTY[2]], np.r_[0.0, 0.0, PRIOR[2]]),
+    "crowd as the baseline's (0, 1)": lambda n: (FEATURE, np.r_[1.0, 1.0, PENALTY[2:]], np.r_[0.0, 0.0, PRIOR[2:]]),
     "crowd penalty x max(1, n/20)": lambda n: (FEATURE, crowd_penalty(max(1, n / 20)), PRIOR),
     "crowd penalty 10": lambda n: (FEATURE, crowd_penalty(10 / PENALTY[0]), PRIOR),
     "crowd_story prior 1.0": lambda n: (FEATURE, PENALTY, np.r_[1.0, PRIOR[1:]]),
-    "both crowd priors 1.0": lambda n: (FEATURE, PENALTY, np.r_[1.0, 1.0, PRIOR[2]]),
+    "both crowd priors 1.0": lambda n: (FEATURE, PENALTY, np.r_[1.0, 1.0, PRIOR[2:]]),
     "feature ridge 0.5": lambda n: (0.5, PENALTY, PRIOR),
     "feature ridge 2": lambda n: (2.0, PENALTY, PRIOR),
 }

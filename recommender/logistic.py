@@ -63,37 +63,6 @@ class _Problem:
         return out
 
 
-class _Views(_Problem):
-    """Rows seen in several views that share the sparse features X and differ in a few dense columns:
-    view v of row i has the features X[i] and the dense values E[v, i], with sample weight S[v, i].
-    The sparse products (what costs) are done once for all views; the dense columns come after X's.
-    """
-
-    def __init__(self, X, E, y, penalty, prior_mean, intercept_prior, intercept_penalty, S):
-        super().__init__(X, y, penalty, prior_mean, intercept_prior, intercept_penalty)
-        self.E, self.m = np.asarray(E, np.float64), X.shape[1]
-        self.s = np.asarray(S, np.float64)  # (views, rows)
-        self.y = np.broadcast_to(self.y, self.s.shape)
-
-    def logits(self, theta):
-        return (self.X @ theta[:self.m])[None, :] + self.E @ theta[self.m:-1] + theta[-1]
-
-    def loss(self, theta, z):
-        d = theta - self.prior
-        return (-np.sum(log_expit(z) * self.s * self.y) - np.sum(log_expit(-z) * self.s * (1 - self.y))
-                + 0.5 * np.dot(self.penalty * d, d))
-
-    def _back(self, r):  # X-and-E transpose times per-view row values r (views, rows)
-        return np.r_[self.XT @ r.sum(axis=0), np.einsum("vi,vid->d", r, self.E), r.sum()]
-
-    def gradient(self, theta, p):
-        return self.penalty * (theta - self.prior) + self._back(self.s * (p - self.y))
-
-    def hessian_times(self, curvature, v):
-        du = curvature * ((self.X @ v[:self.m])[None, :] + self.E @ v[self.m:-1] + v[-1])
-        return self.penalty * v + self._back(du)
-
-
 def _newton_step(problem, curvature, grad, tolerance, precondition=False):
     """Conjugate gradients on H s = -grad, stopped once the residual is below ``tolerance``.
 
@@ -131,20 +100,6 @@ def fit(X: sparse.csr_matrix, y: np.ndarray, penalty: np.ndarray,
     are needed. ``gtol``: stop once the gradient's norm is below it.
     """
     problem = _Problem(X, y, penalty, prior_mean, intercept_prior, intercept_penalty, sample_weight)
-    return _minimise(problem, start, gtol)
-
-
-def fit_views(X: sparse.csr_matrix, E: np.ndarray, y: np.ndarray, penalty: np.ndarray, prior_mean: np.ndarray,
-              intercept_prior: float, intercept_penalty: float, view_weight: np.ndarray,
-              start: tuple[np.ndarray, float] | None = None, gtol: float = GTOL) -> tuple[np.ndarray, float]:
-    """``fit`` on rows seen in several views: view v of row i is X[i] followed by the dense E[v, i] (E of
-    shape (views, rows, dense columns)), label y[i], weight view_weight[v, i]. The same optimum as fitting
-    the stacked rows, at the sparse cost of one view. Weights: X's columns, then E's."""
-    problem = _Views(X, E, y, penalty, prior_mean, intercept_prior, intercept_penalty, view_weight)
-    return _minimise(problem, start, gtol)
-
-
-def _minimise(problem, start, gtol):
     theta = problem.prior.copy() if start is None else np.append(*start)
     with _THREADS.limit(limits=1):
         z = problem.logits(theta)

@@ -38,8 +38,8 @@ RARITY_KINDS = ("word", "title", "name")
 
 def _design(batch, subscribed):
     """Ratings' features with columns renumbered to those in use, each column's kind (as an index into
-    features.KINDS; one entry's where a hash collision mixes kinds), plus the EXTRAS columns in each view
-    (views, rows, EXTRAS): the stories as rated, then (with NEW_VIEW) as they were before any votes."""
+    features.KINDS; one entry's where a hash collision mixes kinds), plus the EXTRAS columns in two views
+    (2, rows, EXTRAS): the stories as rated (crowd_topic_voted zeroed), and as they were before any votes."""
     X = batch.X
     columns, inverse = np.unique(X.indices, return_inverse=True)
     Xc = sparse.csr_matrix((X.data, inverse.astype(np.int32), X.indptr), shape=(X.shape[0], len(columns)))
@@ -69,14 +69,13 @@ def _rarity_scaled(Xc, columns, kinds, community):
 
 
 def _solve(Xc, views, y, intercept_prior, start=None, weight=None):
-    """Weights (per Xc column), extras' weights and intercept; ``views``: the EXTRAS columns per view (see
-    _design); ``start`` as returned by an earlier call; ``weight``: per row, 1 for a rating (None: all ratings)."""
+    """Weights (per Xc column), extras' weights and intercept, fitted on the first of ``views`` (see _design);
+    ``start`` as returned by an earlier call; ``weight``: per row, 1 for a rating (None: all ratings)."""
     merged, expand, compress = _merge_private_columns(Xc)
     penalty = np.concatenate([np.full(merged.shape[1], FEATURE_PENALTY), EXTRA_PENALTY])
     prior = np.concatenate([np.zeros(merged.shape[1]), EXTRA_PRIOR])
     if start is not None:
         start = (np.concatenate([compress(start[0]), start[1]]), start[2])
-    weight = np.ones(len(y)) if weight is None else weight
     design = sparse.hstack([merged, sparse.csr_matrix(views[0])], format="csr")
     w, b = logistic.fit(design, y, penalty, prior, intercept_prior, INTERCEPT_PENALTY, start, weight)
     return expand(w[:merged.shape[1]]), w[merged.shape[1]:], b
