@@ -283,8 +283,11 @@ def _too_slow(url: str, policy: FetchPolicy) -> FetchError:
 
 def _read_body(resp, url: str, policy: FetchPolicy, deadline: float) -> bytes:
     declared = resp.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > policy.max_bytes:
-        raise FetchError(FetchError.TOO_LARGE, f"{url} is {int(declared)} bytes, over the {policy.max_bytes} limit")
+    # A length is ASCII digits (str.isdigit() takes "²", which int() refuses), and past 18 of them it is over any
+    # cap (int() refuses 4,300); anything else is no length, and the size cap below still holds.
+    if declared.isascii() and declared.isdigit() and (len(declared) > 18 or int(declared) > policy.max_bytes):
+        size = declared if len(declared) <= 18 else f"a {len(declared)}-digit number of"
+        raise FetchError(FetchError.TOO_LARGE, f"{url} is {size} bytes, over the {policy.max_bytes} limit")
     body = bytearray()
     while True:
         if time.monotonic() > deadline:
