@@ -167,6 +167,13 @@ class Response:
         return None
 
 
+def _redirect_target(url: str, location: str) -> str:
+    try:
+        return urljoin(url, location)
+    except ValueError as exc:  # "http://[x/": the next hop's checks never see it
+        raise FetchError(FetchError.INVALID_URL, f"{url} redirects to an invalid URL {location!r}: {exc}") from exc
+
+
 def _target(url: str) -> tuple[str, str, int, str]:
     try:
         parts = urlsplit(url)
@@ -313,7 +320,7 @@ def fetch(url: str, policy: FetchPolicy = FetchPolicy(), headers: dict | None = 
             resp, watchdog = _open(url, policy, headers or {}, deadline)
             try:
                 if resp.status in _REDIRECTS and resp.headers.get("location"):
-                    url = urljoin(url, resp.headers["location"])
+                    url = _redirect_target(url, resp.headers["location"])
                     continue
                 response_headers = {k.lower(): v for k, v in resp.headers.items()}
                 if resp.status == 304:

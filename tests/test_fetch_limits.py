@@ -113,3 +113,12 @@ def test_a_five_thousand_digit_content_length_is_too_large(server):
     with pytest.raises(FetchError) as info:
         fetch(server.url("/long"), policy())
     assert info.value.kind == FetchError.TOO_LARGE and "a 5000-digit number of bytes" in str(info.value)
+
+
+@pytest.mark.parametrize("location", ["http://[x/", "//[::1", "http://a.example:99999/"])
+def test_a_redirect_to_no_address_is_an_invalid_url(server, location):
+    # urljoin raises ValueError on "http://[x/"; the fetch says what was wrong instead.
+    server.add("/moved", status=302, headers={"Location": location})
+    with pytest.raises(FetchError) as info:
+        fetch(server.url("/moved"), policy())
+    assert info.value.kind == FetchError.INVALID_URL
