@@ -8,6 +8,7 @@ Redirects are followed by hand so that every hop is checked the same way.
 from __future__ import annotations
 
 import ipaddress
+import re
 import socket
 import ssl
 import threading
@@ -167,7 +168,14 @@ class Response:
         return None
 
 
+_C0_AND_SPACE = "".join(map(chr, range(33)))
+_URL_CONTROLS = re.compile("[\x00-\x20\x7f]")
+
+
 def _redirect_target(url: str, location: str) -> str:
+    """The next hop as a browser reads a Location: C0 controls and spaces trimmed at the ends and escaped within
+    (a NUL would otherwise travel on in the URL, into messages and rows)."""
+    location = _URL_CONTROLS.sub(lambda m: f"%{ord(m.group()):02X}", location.strip(_C0_AND_SPACE))
     try:
         return urljoin(url, location)
     except ValueError as exc:  # "http://[x/": the next hop's checks never see it
