@@ -596,7 +596,11 @@ def section(heading: str, seeds, box: str = "section", inner: str = "") -> str:
     # the paragraphs two boxes further in, where the largest clump is chosen.
     section("The vote", range(1, 3), "div", "div") + section("The residents", range(3, 5), "div", "div")
     + section("The timetable", range(5, 17), "div", "div") + section("What comes next", range(17, 19), "div", "div"),
-], ids=["section-boxes", "unnamed-divs"])
+    # <section>s of two shapes: some open with the <h2> itself, some with a <header> box
+    # holding it.
+    section("The vote", range(1, 3)) + section("The residents", range(3, 5), "section", "header")
+    + section("The timetable", range(5, 17)) + section("What comes next", range(17, 19), "section", "header"),
+], ids=["section-boxes", "unnamed-divs", "two-shapes"])
 def test_a_story_told_in_sections_under_subheadings_is_taken_whole(sections):
     # The largest section is the largest clump, and the decay up the tree keeps it above
     # the box that holds all the sections: the story came out as its largest section.

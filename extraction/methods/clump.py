@@ -18,8 +18,8 @@
    such beside it; or else the boxes of paragraphs just before and after it, up to three
    levels out and past pictures and ad slots, join it, with a lead paragraph named as such
    or the first paragraph under the story's headline. A chosen element that is one of
-   three or more sections of one story (boxes of one shape, each opening with a subheading
-   that links nowhere) widens to the box that holds them all.
+   three or more sections of one story (boxes of one tag, each opening with a subheading
+   that links nowhere and holding prose) widens to the box that holds them all.
 
 docs/extraction.md walks through it with the reasons and the numbers.
 """
@@ -291,11 +291,12 @@ class Scores:
     def sections_around(self, el):
         """The box that holds ``el`` as one section of a story told in sections, up to
         ``SECTION_LEVELS`` above it: ``el``, or a box around it, opens with a subheading that
-        links nowhere, and beside it are boxes of its shape that do too and hold prose, at
-        least ``POSTS`` in all. The largest section is the largest clump, and the decay up
-        the tree keeps it above the box of all of them; the others and the story's
-        introduction before them are the same story. (Sections whose headings link away
-        are posts.) ``el`` itself when there is no such box."""
+        links nowhere, and beside it are boxes of its tag that do too, at least ``POSTS`` in
+        all, each holding prose (some sections put the heading in a box of its own, some
+        not). The largest section is the largest clump, and the decay up the tree keeps it
+        above the box of all of them; the others and the story's introduction before them
+        are the same story. (Sections whose headings link away are posts.) ``el`` itself
+        when there is no such box."""
         node = el
         parent = self.skeleton.parent
         for _ in range(SECTION_LEVELS):
@@ -303,9 +304,8 @@ class Scores:
             if up is None or up.tag == "body" or self._strength(up):
                 break
             if self._opens_with_subheading(node):
-                shape = _shape(node)
                 sections = [c for c in up if c is node or (
-                    c in parent and _shape(c) == shape and self._opens_with_subheading(c))]
+                    c in parent and c.tag == node.tag and self._opens_with_subheading(c))]
                 # Every one holds prose: boxes of links or teasers under headings make a
                 # page of modules (a reading list, a teaser grid), not one story.
                 if len(sections) >= POSTS and all(self.biggest.get(c, 0.0) > 0 for c in sections):
