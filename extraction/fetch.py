@@ -8,6 +8,7 @@ Redirects are followed by hand so that every hop is checked the same way.
 from __future__ import annotations
 
 import ipaddress
+import re
 import socket
 import ssl
 import threading
@@ -167,6 +168,20 @@ class Response:
         return None
 
 
+_C0_AND_SPACE = "".join(map(chr, range(33)))
+_URL_CONTROLS = re.compile("[\x00-\x20\x7f]")
+
+
+def _redirect_target(url: str, location: str) -> str:
+    """The next hop as a browser reads a Location: C0 controls and spaces trimmed at the ends and escaped within
+    (a NUL would otherwise travel on in the URL, into messages and rows)."""
+    location = _URL_CONTROLS.sub(lambda m: f"%{ord(m.group()):02X}", location.strip(_C0_AND_SPACE))
+    try:
+        return urljoin(url, location)
+    except ValueError as exc:  # "http://[x/": the next hop's checks never see it
+        raise FetchError(FetchError.INVALID_URL, f"{url} redirects to an invalid URL {location!r}: {exc}") from exc
+
+
 def _target(url: str) -> tuple[str, str, int, str]:
     try:
         parts = urlsplit(url)
@@ -283,8 +298,11 @@ def _too_slow(url: str, policy: FetchPolicy) -> FetchError:
 
 def _read_body(resp, url: str, policy: FetchPolicy, deadline: float) -> bytes:
     declared = resp.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > policy.max_bytes:
-        raise FetchError(FetchError.TOO_LARGE, f"{url} is {int(declared)} bytes, over the {policy.max_bytes} limit")
+    # A length is ASCII digits (str.isdigit() takes "²", which int() refuses), and past 18 of them it is over any
+    # cap (int() refuses 4,300); anything else is no length, and the size cap below still holds.
+    if declared.isascii() and declared.isdigit() and (len(declared) > 18 or int(declared) > policy.max_bytes):
+        size = declared if len(declared) <= 18 else f"a {len(declared)}-digit number of"
+        raise FetchError(FetchError.TOO_LARGE, f"{url} is {size} bytes, over the {policy.max_bytes} limit")
     body = bytearray()
     while True:
         if time.monotonic() > deadline:
@@ -310,7 +328,7 @@ def fetch(url: str, policy: FetchPolicy = FetchPolicy(), headers: dict | None = 
             resp, watchdog = _open(url, policy, headers or {}, deadline)
             try:
                 if resp.status in _REDIRECTS and resp.headers.get("location"):
-                    url = urljoin(url, resp.headers["location"])
+                    url = _redirect_target(url, resp.headers["location"])
                     continue
                 response_headers = {k.lower(): v for k, v in resp.headers.items()}
                 if resp.status == 304:

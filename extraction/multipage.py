@@ -72,7 +72,7 @@ def score_link(link, url: str, base: str) -> float | None:
     score += _ancestor_score(link)
     score += 25 if PAGE_IN_URL.search(href) else 0
     score += -15 if EXTRANEOUS.search(href) else 0
-    if text.isdigit():
+    if text.isdecimal():  # int() takes these; str.isdigit() also takes "²", which int() refuses
         # Page numbers up to the current one lead back; the closest one ahead is favoured.
         if int(text) <= page_number(url):
             return None

@@ -43,6 +43,13 @@ def _document_frequency(features: list[StoryFeatures]) -> tuple[np.ndarray, np.n
     return idf, typical
 
 
+def _check_counts(good, bad):
+    """Counts as given, or ValueError: one NaN or infinite count would make every score NaN."""
+    if not (np.all(np.isfinite(good)) and np.all(np.isfinite(bad))) or np.any(good < 0) or np.any(bad < 0):
+        raise ValueError("community vote counts must be finite and non-negative")
+    return good, bad
+
+
 class CommunityPrior:
     """Aggregated good/bad counts across readers.
 
@@ -56,8 +63,7 @@ class CommunityPrior:
         features = as_features([story for story, _, _ in votes])
         good = np.array([g for _, g, _ in votes], dtype=np.float64)
         bad = np.array([b for _, _, b in votes], dtype=np.float64)
-        if (good < 0).any() or (bad < 0).any():
-            raise ValueError("community vote counts must be non-negative")
+        _check_counts(good, bad)
         self._story = {f.story_id: (g, b) for f, g, b in zip(features, good, bad)}
         self._features = {f.story_id: f for f in features}
         # each story adds its votes to every feature it has, in one pass over all stories
@@ -117,8 +123,7 @@ class CommunityPrior:
         twin = copy.copy(self)
         twin._story = dict(self._story)
         for story_id, good, bad in votes:
-            if good < 0 or bad < 0:
-                raise ValueError("community vote counts must be non-negative")
+            good, bad = _check_counts(np.float64(good), np.float64(bad))
             twin._story[story_id] = (float(good), float(bad))
         return twin
 

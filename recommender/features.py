@@ -17,7 +17,7 @@ import numpy as np
 from scipy import sparse
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-from .story import Story
+from .story import Story, clean_text
 
 # Bump whenever featurize() would give different output for the same story: stored features and
 # models carry it, and a mismatch means "recompute" rather than silently mixing spaces.
@@ -153,7 +153,7 @@ def _assemble(story_id, entries, feed: str, feed_title: str) -> StoryFeatures:
 
 def featurize(story: Story) -> StoryFeatures:
     """The story's features; a story with no text at all still gets its feed/site features."""
-    feed = "" if story.feed is None else str(story.feed)
+    feed = "" if story.feed is None else clean_text(str(story.feed))
     entries = []
     entries += _group("title", Counter(words(story.title)))
     entries += _group("word", Counter(words(story.text, MAX_TEXT_WORDS)))

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .features import StoryFeatures, words
+from .story import clean_text
 
 SHOW, HIDE = "show", "hide"
 RULE_KINDS = ("word", "author", "tag", "feed")
@@ -28,7 +29,7 @@ class Rule:
             raise ValueError(f"rule kind must be one of {RULE_KINDS}, not {self.kind!r}")
         if self.action not in (SHOW, HIDE):
             raise ValueError(f"rule action must be {SHOW!r} or {HIDE!r}, not {self.action!r}")
-        key = self.value.strip().lower()
+        key = clean_text(self.value).strip().lower()  # cleaned as the stories it matches are
         if self.kind == "word":
             tokens = words(key)
             if len(tokens) != 1:

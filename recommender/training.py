@@ -13,6 +13,7 @@ from .community import CommunityPrior
 from .features import KINDS, StoryFeatures, as_features
 from .model import AgreementPoint, UserModel
 from .rules import Rule
+from .story import as_utc, clean_text
 
 # Ridge strength on feature weights: with a handful of ratings no single word may dominate.
 FEATURE_PENALTY = 1.0
@@ -178,7 +179,7 @@ def _agreement(features, y, logits, threshold) -> tuple[AgreementPoint, ...]:
     for chunk in np.array_split(np.arange(len(y)), min(AGREEMENT_POINTS, len(y))):
         dates = [features[i].published for i in chunk if getattr(features[i], "published", None)]
         points.append(AgreementPoint(int(chunk[0]), len(chunk), float(agree[chunk].mean()),
-                                     max(dates) if dates else None))
+                                     max(dates, key=as_utc) if dates else None))
     return tuple(points)
 
 
@@ -199,7 +200,7 @@ def fit(ratings: Iterable[tuple[object, bool]], subscribed_feeds: Iterable = (),
     weak = implicit.weak_labels(signals, {implicit.story_id(story) for story, _ in ratings})
     stories = [story for story, _ in ratings] + [story for story, _, _ in weak]
     features = as_features(stories)
-    subscribed = frozenset(str(f) for f in subscribed_feeds)
+    subscribed = frozenset(clean_text(str(f)) for f in subscribed_feeds)  # as featurize reads a story's feed
     if community is not None and own_votes_included:
         community = community.excluding(ratings)
     rated = len(ratings)

@@ -578,3 +578,46 @@ def test_a_part_of_a_story_in_a_box_beside_the_body_joins_it(article):
     text = extract(page).text
     assert all(paragraph(i) in text for i in range(14))
     assert text.index(paragraph(1)) < text.index(paragraph(2)) < text.index(paragraph(12))
+
+
+def section(heading: str, seeds, box: str = "section", inner: str = "") -> str:
+    """A story's section: a box opening with a subheading that links nowhere."""
+    body = paragraphs(seeds)
+    if inner:
+        return f"<{box}><{inner}><h3>{heading}</h3></{inner}><{inner}><{inner}>{body}</{inner}></{inner}></{box}>"
+    return f"<{box}><h2>{heading}</h2>{body}</{box}>"
+
+
+@pytest.mark.parametrize("sections", [
+    # Sibling <section>s, each opening with its <h2>; the third is the largest clump.
+    section("The vote", range(1, 3)) + section("The residents", range(3, 5))
+    + section("The timetable", range(5, 17)) + section("What comes next", range(17, 19)),
+    # Without names or section tags: <div>s whose subheading sits in a box of its own,
+    # the paragraphs two boxes further in, where the largest clump is chosen.
+    section("The vote", range(1, 3), "div", "div") + section("The residents", range(3, 5), "div", "div")
+    + section("The timetable", range(5, 17), "div", "div") + section("What comes next", range(17, 19), "div", "div"),
+    # <section>s of two shapes: some open with the <h2> itself, some with a <header> box
+    # holding it.
+    section("The vote", range(1, 3)) + section("The residents", range(3, 5), "section", "header")
+    + section("The timetable", range(5, 17)) + section("What comes next", range(17, 19), "section", "header"),
+], ids=["section-boxes", "unnamed-divs", "two-shapes"])
+def test_a_story_told_in_sections_under_subheadings_is_taken_whole(sections):
+    # The largest section is the largest clump, and the decay up the tree keeps it above
+    # the box that holds all the sections: the story came out as its largest section.
+    page = (f"<html><body><nav><ul>{MENU}</ul></nav><article><h1>Ferry timetable</h1>"
+            f"<div><img src='pier.jpg'></div><div><a href='/share'>Share</a></div>"
+            f"<div class='sections'>{sections}</div></article></body></html>")
+    text = extract(page).text
+    assert all(paragraph(i) in text for i in range(1, 19))
+    assert text.index(paragraph(1)) < text.index(paragraph(5)) < text.index(paragraph(17))
+
+
+def test_sections_whose_headings_link_away_are_posts_not_one_story():
+    # The same boxes, each under a heading linking to its own page: a page of posts, whose
+    # first post (here the largest) is the story.
+    posts = "".join(f"<section><h2><a href='/post/{i}'>Post {i}</a></h2>{paragraphs(seeds)}</section>"
+                    for i, seeds in enumerate((range(5, 17), range(1, 3), range(3, 5), range(17, 19))))
+    page = f"<html><body><nav><ul>{MENU}</ul></nav><main><h1>Harbour blog</h1><div>{posts}</div></main></body></html>"
+    text = extract(page).text
+    assert paragraph(5) in text and paragraph(16) in text
+    assert paragraph(1) not in text and paragraph(17) not in text

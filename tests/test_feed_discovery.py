@@ -72,3 +72,11 @@ def test_an_address_typed_without_scheme_falls_back_to_http(server, allow_loopba
         subscribe_typed(user, "https://" + bare, scheme_guessed=False)
     with pytest.raises(DiscoveryError, match="Could not reach 127.0.0.1: the site refused"):  # http:// fails too
         subscribe_typed(user, "https://127.0.0.1:9/", scheme_guessed=True)
+
+
+@pytest.mark.parametrize("base", ["", '<base href="http://[x/">', '<base href="//[::1">'])
+def test_an_unreadable_link_or_base_is_passed_over_not_the_page(server, allow_loopback, base):
+    # urljoin raises ValueError on "http://[x/": one bad link must not refuse the feeds beside it.
+    url = server.add("/site/", page(f'{base}<link rel="alternate" type="application/rss+xml" href="http://[x/">'
+                                    '<link rel="alternate" type="application/atom+xml" href="/good.atom" title="Good">'))
+    assert discover(url) == [Candidate(server.url("/good.atom"), "Good", "atom")]

@@ -94,3 +94,31 @@ def test_static_hosts_spec_errors_are_caught_at_start():
         StaticHosts("no-address.test")
     with pytest.raises(ValueError):
         StaticHosts("a.test=not-an-ip")
+
+
+def declaring(length: str, body: bytes = b"<p>a page</p>"):
+    """A page whose Content-Length header says ``length``, whatever the body is."""
+    return lambda handler: hostile._stream(handler, {"Content-Type": "text/html", "Content-Length": length}, [body])
+
+
+def test_a_content_length_in_superscript_digits_is_no_length(server):
+    # str.isdigit() takes "²" (Latin-1 0xB2, as HTTP headers are read), which int() refuses.
+    server.add("/sup", declaring("\u00b2\u00b3"))
+    assert fetch(server.url("/sup"), policy()).content == b"<p>a page</p>"
+
+
+def test_a_five_thousand_digit_content_length_is_too_large(server):
+    # int() refuses more than 4,300 digits; such a length is over any cap.
+    server.add("/long", declaring("9" * 5000))
+    with pytest.raises(FetchError) as info:
+        fetch(server.url("/long"), policy())
+    assert info.value.kind == FetchError.TOO_LARGE and "a 5000-digit number of bytes" in str(info.value)
+
+
+@pytest.mark.parametrize("location", ["http://[x/", "//[::1", "http://a.example:99999/"])
+def test_a_redirect_to_no_address_is_an_invalid_url(server, location):
+    # urljoin raises ValueError on "http://[x/"; the fetch says what was wrong instead.
+    server.add("/moved", status=302, headers={"Location": location})
+    with pytest.raises(FetchError) as info:
+        fetch(server.url("/moved"), policy())
+    assert info.value.kind == FetchError.INVALID_URL

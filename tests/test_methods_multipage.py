@@ -92,6 +92,14 @@ def test_no_next_link_on_the_last_page_or_to_another_site():
     assert find_next_page(linked(other, url), url) is None
 
 
+def test_page_numbers_in_other_digits_are_read_or_passed_over():
+    # "²" passes str.isdigit() but not int(); an Arabic-Indic "٣" is a number int() reads.
+    url = "https://news.example/story/page/2"
+    pager = ('<div class="pagination"><a href="/story/page/9">\u00b2</a>'
+             '<a href="/story/page/3">\u0663</a></div>')
+    assert find_next_page(linked(f"<html><body>{pager}</body></html>", url), url) == "https://news.example/story/page/3"
+
+
 def test_base_url_drops_the_page_number():
     assert base_url("https://a.example/story/page/2?x=1#top") == "https://a.example/story"
     assert base_url("https://a.example/news/story-2.html") == "https://a.example/news/story"

@@ -17,7 +17,9 @@
    the same place in copies of its page-builder row, or else a lead paragraph named as
    such beside it; or else the boxes of paragraphs just before and after it, up to three
    levels out and past pictures and ad slots, join it, with a lead paragraph named as such
-   or the first paragraph under the story's headline.
+   or the first paragraph under the story's headline. A chosen element that is one of
+   three or more sections of one story (boxes of one tag, each opening with a subheading
+   that links nowhere and holding prose) widens to the box that holds them all.
 
 docs/extraction.md walks through it with the reasons and the numbers.
 """
@@ -67,8 +69,12 @@ HEADLINE_LEVELS = 7
 TEMPLATE_LEVELS = 7
 # How far above a paragraph a box around a picture makes it a caption.
 CAPTION_LEVELS = 4
-# Boxes of one kind, each under a linked heading, that make a page of posts.
+# Boxes of one kind, each under a linked heading, that make a page of posts; each under a
+# heading that links nowhere, the sections of one story.
 POSTS = 3
+# How far above the chosen element the box may be that holds it as one of a story's sections.
+SECTION_LEVELS = 4
+SUBHEADING_TAGS = HEADING_TAGS - {"h1"}
 
 
 def block_value(block: Block) -> float:
@@ -281,6 +287,38 @@ class Scores:
                     or self._list_in_story(lead, node):
                 return node
             node = lead
+
+    def sections_around(self, el):
+        """The box that holds ``el`` as one section of a story told in sections, up to
+        ``SECTION_LEVELS`` above it: ``el``, or a box around it, opens with a subheading that
+        links nowhere, and beside it are boxes of its tag that do too, at least ``POSTS`` in
+        all, each holding prose (some sections put the heading in a box of its own, some
+        not). The largest section is the largest clump, and the decay up the tree keeps it
+        above the box of all of them; the others and the story's introduction before them
+        are the same story. (Sections whose headings link away are posts.) ``el`` itself
+        when there is no such box."""
+        node = el
+        parent = self.skeleton.parent
+        for _ in range(SECTION_LEVELS):
+            up = parent.get(node)
+            if up is None or up.tag == "body" or self._strength(up):
+                break
+            if self._opens_with_subheading(node):
+                sections = [c for c in up if c is node or (
+                    c in parent and c.tag == node.tag and self._opens_with_subheading(c))]
+                # Every one holds prose: boxes of links or teasers under headings make a
+                # page of modules (a reading list, a teaser grid), not one story.
+                if len(sections) >= POSTS and all(self.biggest.get(c, 0.0) > 0 for c in sections):
+                    return up
+            node = up
+        return el
+
+    def _opens_with_subheading(self, box) -> bool:
+        """The first block in ``box`` is a subheading (``h2``–``h6``) without links, and no
+        heading in ``box`` links to another page."""
+        first = next((holder for holder in box.iter() if holder in self.blocks), None)
+        return first is not None and first.tag in SUBHEADING_TAGS and not self.blocks[first].link_chars \
+            and not _linked_heading(box)
 
     def story_around(self, el):
         """For a chosen list or quote: the nearest box around it, up to ``MERGE_LEVELS`` up
@@ -663,6 +701,8 @@ def find_article_and_blocks(doc):
     best = scores.best()
     if best is not None and best.tag in PART_TAGS:
         best = scores.story_around(best)
+    if best is not None:
+        best = scores.sections_around(best)
     if best is None:
         # Nothing reads like a story (a page of links, a stub): the whole body is the
         # honest answer; cleaning then decides what survives.

@@ -6,6 +6,7 @@ from django.db import connection
 from django.utils import timezone
 
 import extraction
+from extraction.document import xml_text
 from extraction.fetch import FetchError
 
 from ..models import Feed, Story
@@ -60,7 +61,7 @@ def method_for(story: Story) -> str:
 
 def record_failure(story: Story, message: str) -> Story:
     story.extraction_status = Story.Extraction.FAILED
-    story.extraction_error = message[:2000]
+    story.extraction_error = xml_text(message)[:2000]  # a message may quote what a stranger sent (PostgreSQL refuses NUL)
     story.extraction_method = method_for(story)
     story.save(update_fields=["extraction_status", "extraction_error", "extraction_method", "updated_at"])
     return story

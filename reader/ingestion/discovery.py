@@ -19,7 +19,7 @@ from extraction.document import parse as parse_html
 from extraction.fetch import FetchError
 
 from . import fetching
-from .feed_fields import NotAFeed
+from .feed_fields import Notes, NotAFeed, absolute_url
 from .parsing import parse
 from .politeness import HostBusy
 
@@ -75,14 +75,16 @@ def _alternates(response) -> list[Candidate]:
         doc = parse_html(response.content, response.charset)
     except ExtractionError:
         return []
-    base = (doc.xpath("//base/@href") or [response.url])[0]
+    # A link that is no web address ("http://[x/", javascript:) is passed over, not the page with it.
+    ignored = Notes()
+    base = absolute_url(response.url, (doc.xpath("//base/@href") or [""])[0], ignored, "base") or response.url
     found = {}
     for link in doc.xpath("//link[@href]"):
         rels = (link.get("rel") or "").lower().split()
         kind = FEED_TYPES.get((link.get("type") or "").split(";")[0].strip().lower())
         if "alternate" in rels and kind and "comments" not in (link.get("title") or "").lower():
-            url = urljoin(urljoin(response.url, base), link.get("href").strip())
-            if url.startswith(("http://", "https://")):
+            url = absolute_url(base, link.get("href"), ignored, "feed")
+            if url:
                 found.setdefault(url, Candidate(url, " ".join((link.get("title") or "").split()), kind))
     return list(found.values())
 

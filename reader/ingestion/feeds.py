@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from extraction.document import xml_text
 from extraction.fetch import FetchError
 from extraction.render import html_to_text
 
@@ -175,7 +176,7 @@ def record_error(feed: Feed, exc: Exception, now: datetime) -> None:
         log.info("feed %s: %s", feed.id, exc)  # the technical detail, for whoever runs the server
         feed.last_error = fetching.explain(exc, feed.url)[:2000]
     else:
-        feed.last_error = str(exc)[:2000]
+        feed.last_error = xml_text(str(exc))[:2000]  # a message may quote what a stranger sent (PostgreSQL refuses NUL)
     feed.last_error_at = now
     feed.failing_since = feed.failing_since or now
     asked = schedule.retry_after(exc.headers, now) if isinstance(exc, FetchError) else None
@@ -184,13 +185,19 @@ def record_error(feed: Feed, exc: Exception, now: datetime) -> None:
                              "next_fetch_at"])
 
 
+def _validator(value: str, limit: int) -> str:
+    """A validator to send back as it came, or none: a cut one never matches, and one with control characters
+    (a NUL, which PostgreSQL refuses to store) is no header value. Without it the next fetch is a plain GET."""
+    return value if len(value) <= limit and value.isprintable() else ""
+
+
 def _learn(feed: Feed, parsed: ParsedFeed, response, outcome: FetchOutcome, now: datetime) -> None:
     """What a full response teaches: the feed's metadata, validators and posting rate."""
     feed.title = parsed.title or feed.title  # the feed names itself; users' own labels are on their subscriptions
     feed.site_url = feed.site_url or parsed.site_url
     feed.format = parsed.format
-    feed.etag = response.headers.get("etag", "")[:500]
-    feed.last_modified = response.headers.get("last-modified", "")[:100]
+    feed.etag = _validator(response.headers.get("etag", ""), 500)
+    feed.last_modified = _validator(response.headers.get("last-modified", ""), 100)
     capped = parsed.total_entries > len(parsed.entries)
     notes = [parsed.problem, capped and f"the feed has {parsed.total_entries} entries; only the first "
                                         f"{len(parsed.entries)} are read"]
