@@ -35,6 +35,38 @@ LOW_CONTRAST = """() => {
 }"""
 
 
+# The same for the placeholder of every field (the widget's, in its shadow root, too): the only visible hint in a
+# search box. [(placeholder, ratio)] below 4.5:1, the placeholder's colour blended over the field's background.
+LOW_CONTRAST_PLACEHOLDERS = """() => {
+  const channel = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  const parse = c => {
+    const n = (c.match(/[\\d.]+/g) || []).map(Number);
+    return c.startsWith("color(") ? [n[0] * 255, n[1] * 255, n[2] * 255, n.length > 3 ? n[3] : 1]
+                                  : [n[0], n[1], n[2], n.length > 3 ? n[3] : 1];
+  };
+  const luminance = ([r, g, b]) => 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+  const backdrop = el => {
+    for (; el; el = el.parentElement || el.getRootNode().host) {
+      const c = parse(getComputedStyle(el).backgroundColor);
+      if (c[3] > 0.5) return c;
+    }
+    return parse(getComputedStyle(document.documentElement).backgroundColor);
+  };
+  const fields = [...document.querySelectorAll("[placeholder]")];
+  for (const host of document.querySelectorAll("[data-extract-widget]"))
+    if (host.shadowRoot) fields.push(...host.shadowRoot.querySelectorAll("[placeholder]"));
+  const low = [];
+  for (const field of fields) {
+    if (!field.getClientRects().length) continue;
+    const bg = backdrop(field), fg = parse(getComputedStyle(field, "::placeholder").color);
+    const seen = [0, 1, 2].map(i => fg[i] * fg[3] + bg[i] * (1 - fg[3]));
+    const a = luminance(seen), b = luminance(bg);
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    if (ratio < 4.5) low.push([field.placeholder, +ratio.toFixed(2)]);
+  }
+  return low;
+}"""
+
 @pytest.mark.parametrize("width", [1100, 390])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_feed_story_and_subscriptions_text_is_readable(page, width, scheme):
@@ -47,6 +79,7 @@ def test_feed_story_and_subscriptions_text_is_readable(page, width, scheme):
         page.goto(path)
         ready(page)
         assert page.evaluate(LOW_CONTRAST) == [], (path, scheme)
+        assert page.evaluate(LOW_CONTRAST_PLACEHOLDERS) == [], (path, scheme)
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), (path, width)
     page.goto("/?filter=all")
     page.locator(".entry .title a").first.click()
