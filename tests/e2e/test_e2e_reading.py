@@ -158,6 +158,13 @@ def test_search_with_the_slash_key(reader):
     expect(page.get_by_role("heading", level=1)).to_have_text("Search: tallinn ferry")
     assert titles(page) == ["Harbour 4"]
     no_sideways_scroll(page)
+    # Esc leaves the box (the search stays as typed), and the keys work again: j picks the first story.
+    page.keyboard.press("/")
+    page.keyboard.press("Escape")
+    expect(page.get_by_label("Search your stories")).not_to_be_focused()
+    expect(page.get_by_label("Search your stories")).to_have_value("tallinn ferry")
+    page.keyboard.press("j")
+    expect(page.locator(".entry.current .title a")).to_have_text("Harbour 4")
     assert page.js_errors == []
 
 
