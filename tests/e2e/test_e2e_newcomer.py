@@ -114,3 +114,32 @@ def test_on_a_phone_the_feed_list_says_which_time_is_which(page):
     expect(row).to_contain_text("Harbour desk")
     page.set_viewport_size({"width": 1100, "height": 900})
     assert row.evaluate("tr => getComputedStyle(tr.querySelector('td'), '::before').content") == "none"
+
+
+# WCAG 2.2's 2.5.8: a control (links in running text aside) is at least 24 x 24 CSS px. [(name, width, height)]
+SMALL_TARGETS = """() => [...document.querySelectorAll("button, select, summary, .filters a")]
+  .filter(el => el.getClientRects().length && !el.closest("dialog:not([open]), [hidden]"))
+  .map(el => [(el.getAttribute("aria-label") || el.textContent).trim().slice(0, 40), el.getBoundingClientRect()])
+  .filter(([, box]) => box.width < 24 || box.height < 24)
+  .map(([name, box]) => [name, Math.round(box.width), Math.round(box.height)])"""
+
+
+def test_controls_are_big_enough_to_tap_and_say_what_they_do(page, monkeypatch):
+    from types import SimpleNamespace
+
+    from reader.ranking import scores
+    monkeypatch.setattr(scores, "taste_summary", lambda user_id, model: SimpleNamespace(
+        likes=[("word", "ferry", 1.2), ("author", "mira holm", 0.8)], dislikes=[("tag", "transfer rumours", -0.9)],
+        good_ratings=3, bad_ratings=2), raising=False)
+    reader = make_user("thumbs")
+    make_entries(reader, make_feed(reader, title="Harbour desk", folder="Local"), [0.93, 0.41], recommended=True)
+    log_in(page, "thumbs", "a-long-passphrase-1")
+    page.set_viewport_size({"width": 390, "height": 844})
+    for path in ("/?filter=all", "/taste/", "/subscriptions/"):
+        page.goto(path)
+        ready(page)
+        assert page.evaluate(SMALL_TARGETS) == [], path
+    # The help button shows only "?": its name says what it opens.
+    page.get_by_role("button", name="Keyboard shortcuts (?)").click()
+    expect(page.get_by_role("dialog", name="Keyboard shortcuts")).to_be_visible()
+    assert page.js_errors == []
