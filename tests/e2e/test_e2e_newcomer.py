@@ -143,3 +143,22 @@ def test_controls_are_big_enough_to_tap_and_say_what_they_do(page, monkeypatch):
     page.get_by_role("button", name="Keyboard shortcuts (?)").click()
     expect(page.get_by_role("dialog", name="Keyboard shortcuts")).to_be_visible()
     assert page.js_errors == []
+
+
+def test_a_saved_storys_button_is_named_as_it_reads(page):
+    """The button reads Saved once pressed; a screen reader or voice control gets the same word in its name."""
+    reader = make_user("keeper")
+    make_entries(reader, make_feed(reader), [0.93, 0.41])
+    log_in(page, "keeper", "a-long-passphrase-1")
+    page.goto("/?filter=all")
+    ready(page)
+    page.get_by_role("button", name="Save “Story 0” for later").click()
+    saved = page.get_by_role("button", name="Saved “Story 0” for later")
+    expect(saved).to_have_text("Saved")
+    expect(saved).to_have_attribute("aria-pressed", "true")
+    page.reload()
+    ready(page)
+    expect(page.get_by_role("button", name="Saved “Story 0” for later")).to_have_attribute("aria-pressed", "true")
+    page.get_by_role("button", name="Saved “Story 0” for later").click()
+    expect(page.get_by_role("button", name="Save “Story 0” for later")).to_have_text("Save")
+    assert page.js_errors == []
