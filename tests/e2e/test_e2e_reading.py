@@ -55,12 +55,14 @@ def no_sideways_scroll(page):
 def test_counts_views_sort_and_reading(reader):
     page = reader
     expect(page.locator("[data-unread-total]")).to_have_text("14")
+    expect(page.get_by_role("link", name="Feed 14 unread")).to_be_visible()  # what a screen reader says
     page.goto("/?filter=all")
     ready(page)
     no_sideways_scroll(page)
     page.locator(".sources summary").click()
     tree = page.get_by_role("list", name="Feeds and folders")
     expect(tree.locator("li.folder", has_text="Local").locator(".count").first).to_have_text("10")
+    expect(tree.locator("li.folder", has_text="Local").first).to_contain_text("Local 10 unread")
     # One folder, then one feed, as views of their own.
     tree.get_by_role("link", name="Local").click()
     ready(page)
@@ -81,6 +83,7 @@ def test_counts_views_sort_and_reading(reader):
     ready(page)
     wait_for(lambda: not unread("Alps 1"), 10, message="opened story marked read")
     expect(page.locator("[data-unread-total]")).to_have_text("13")
+    expect(page.get_by_role("link", name="Feed 13 unread")).to_be_visible()
     expect(page.locator("article.story .mark-read button")).to_have_text("Mark unread")
     page.keyboard.press("m")
     wait_for(lambda: unread("Alps 1"), 10, message="m marks unread")
