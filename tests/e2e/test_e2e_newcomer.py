@@ -1,5 +1,7 @@
 """What a newcomer meets in the first minutes, in light and dark, on a desktop and a 390 px phone: pages that say
 what to do next, no sideways scrolling, and text that meets WCAG AA contrast (4.5:1, 3:1 for large text)."""
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -161,4 +163,17 @@ def test_a_saved_storys_button_is_named_as_it_reads(page):
     expect(page.get_by_role("button", name="Saved “Story 0” for later")).to_have_attribute("aria-pressed", "true")
     page.get_by_role("button", name="Saved “Story 0” for later").click()
     expect(page.get_by_role("button", name="Save “Story 0” for later")).to_have_text("Save")
+    assert page.js_errors == []
+
+
+def test_password_rules_are_read_with_the_password_field(page):
+    """The rules are a list; inside a <p> (form.as_p) the browser moved the list out of the help text, so the
+    field's description (aria-describedby) was empty and a screen reader never heard the rules."""
+    page.goto("/accounts/signup/")
+    expect(page.get_by_label(re.compile("^Password:?$"))).to_have_accessible_description(
+        re.compile("at least 8 characters"))
+    sign_up(page, "rules")
+    page.goto("/accounts/password_change/")
+    expect(page.get_by_label(re.compile("^New password:?$"))).to_have_accessible_description(
+        re.compile("at least 8 characters"))
     assert page.js_errors == []
