@@ -56,6 +56,9 @@ function withActions(action) {
 }
 
 export function install() {
+  // Back from a story (u, or the link: /#story-<id>): that story is the selected one, so j/k go on from there.
+  const from = location.hash.startsWith("#story-") ? document.getElementById(location.hash.slice(1)) : null;
+  if (from?.matches("[data-entries] .entry")) select(from);
   document.addEventListener("keydown", (event) => {
     // Esc leaves the search box that / went to, so that the keys work again without reaching for the mouse (and
     // keeps what was typed, which the browser would otherwise clear).
