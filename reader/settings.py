@@ -175,6 +175,9 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
 # Server-side fetching: private, loopback and link-local addresses are refused unless listed here.
 FETCH_ALLOWED_NETWORKS = os.environ.get("FETCH_ALLOWED_NETWORKS", "")
+# The bundled demo news site's address while `make run` serves it (rundemo sets it for its children): a new account's
+# empty subscriptions page offers it.
+DEMO_SITE_URL = os.environ.get("DEMO_SITE_URL", "")
 FETCH_MAX_BYTES = env_number("FETCH_MAX_BYTES", 10 * 1024 * 1024, 1)
 FETCH_TIMEOUT = env_number("FETCH_TIMEOUT", 30.0, 0.01)
 

@@ -167,3 +167,11 @@ def test_a_site_typed_without_http_is_found_over_http(ann, client_ann, server, a
     response = client_ann.post("/subscriptions/", {"url": server.url("/").removeprefix("http://")})
     assert response.status_code == 302 and "/subscriptions/progress" in response["Location"]
     assert Subscription.objects.get(user=ann).feed.url == server.url("/news.rss")
+
+
+def test_under_make_run_a_new_account_is_offered_the_demo_site(client_ann, settings):
+    """`make run` serves a demo news site (rundemo sets DEMO_SITE_URL); an account with no feeds is offered it."""
+    assert "Add the demo news site" not in client_ann.get("/subscriptions/").content.decode()
+    settings.DEMO_SITE_URL = "http://127.0.0.1:8001/"
+    html = client_ann.get("/subscriptions/").content.decode()
+    assert 'name="url" value="http://127.0.0.1:8001/"' in html and "Add the demo news site" in html

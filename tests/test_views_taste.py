@@ -51,6 +51,7 @@ def test_taste_page_shows_features_chart_and_teach_me(ann, client_ann, monkeypat
     assert 'aria-label="Always hide stories with word ferry"' in html
     assert "Always show stories with domain" not in html  # no rule kind for domains
     assert "<polyline" in html and "ratings 21–30: 90% agreed" in html
+    assert "Each dot is a stretch of your ratings, oldest on the left" in html  # what the axes are, in words
     assert html.index("Story 2") < html.index("Story 0")  # teach-me keeps the model's order
 
 

@@ -7,7 +7,8 @@ from functools import wraps
 from django.conf import settings
 from django.db.models import Count, Q
 from django.http import JsonResponse
-from django.views.csrf import csrf_failure as csrf_failure_page
+from django.middleware.csrf import REASON_NO_CSRF_COOKIE
+from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -37,11 +38,13 @@ def login_required_json(view):
 
 
 def csrf_failure(request, reason=""):
-    """CSRF failures as JSON for API clients, Django's page for forms."""
+    """CSRF failures as JSON for API clients; for forms, a page in the site's own style that says what to do (Django's
+    own page is for developers, and its inline style is refused by our Content-Security-Policy)."""
     if request.path.startswith("/api/"):
         return error("csrf", f"CSRF check failed ({reason}); send the X-CSRFToken header from the csrftoken cookie",
                      403)
-    return csrf_failure_page(request, reason)
+    return render(request, "403_csrf.html", {"reason": reason, "no_cookie": reason == REASON_NO_CSRF_COOKIE},
+                  status=403)
 
 
 def body(request) -> dict:

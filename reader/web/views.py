@@ -6,6 +6,7 @@ form, calls one, and shows what came back.
 """
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -98,7 +99,7 @@ def subscriptions(request):
             return response
     subs = request.user.subscriptions.select_related("feed").order_by("folder", "feed__title", "feed__url")
     return render(request, "reader/subscriptions.html", {"form": form, "subscriptions": subs, "opml_form": OpmlForm(),
-                                                          "now": timezone.now()})
+                                                          "now": timezone.now(), "demo_site": settings.DEMO_SITE_URL})
 
 
 @login_required

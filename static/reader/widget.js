@@ -24,15 +24,17 @@
   function articleView(result) {
     if (result.error) {
       return el("section", { class: "xw-result xw-failed" }, [
-        el("h3", { text: result.method }), el("p", { class: "xw-error", text: result.error.message })]);
+        el("h2", { text: result.method }), el("p", { class: "xw-error", text: result.error.message })]);
     }
     var stats = result.method + " · " + result.elapsed_ms + " ms to extract" +
       (result.fetch_ms ? " · " + Math.round(result.fetch_ms) + " ms to fetch" : "") +
       " · " + result.text.length + " characters";
     return el("section", { class: "xw-result", "data-method": result.method }, [
-      el("h3", { class: "xw-title", text: result.title || "(no title)" }),
+      el("h2", { class: "xw-title", text: result.title || "(no title)" }),
       el("p", { class: "xw-stats", text: stats }),
-      el("div", { class: "xw-text" }, paragraphs(result.text)),
+      // A box that scrolls on its own: focusable, so that it scrolls from the keyboard in every browser.
+      el("div", { class: "xw-text", tabindex: "0", role: "region", "aria-label": "Text found by " + result.method },
+         paragraphs(result.text)),
     ]);
   }
 

@@ -1,5 +1,7 @@
 """What a newcomer meets in the first minutes, in light and dark, on a desktop and a 390 px phone: pages that say
 what to do next, no sideways scrolling, and text that meets WCAG AA contrast (4.5:1, 3:1 for large text)."""
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -35,6 +37,38 @@ LOW_CONTRAST = """() => {
 }"""
 
 
+# The same for the placeholder of every field (the widget's, in its shadow root, too): the only visible hint in a
+# search box. [(placeholder, ratio)] below 4.5:1, the placeholder's colour blended over the field's background.
+LOW_CONTRAST_PLACEHOLDERS = """() => {
+  const channel = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  const parse = c => {
+    const n = (c.match(/[\\d.]+/g) || []).map(Number);
+    return c.startsWith("color(") ? [n[0] * 255, n[1] * 255, n[2] * 255, n.length > 3 ? n[3] : 1]
+                                  : [n[0], n[1], n[2], n.length > 3 ? n[3] : 1];
+  };
+  const luminance = ([r, g, b]) => 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+  const backdrop = el => {
+    for (; el; el = el.parentElement || el.getRootNode().host) {
+      const c = parse(getComputedStyle(el).backgroundColor);
+      if (c[3] > 0.5) return c;
+    }
+    return parse(getComputedStyle(document.documentElement).backgroundColor);
+  };
+  const fields = [...document.querySelectorAll("[placeholder]")];
+  for (const host of document.querySelectorAll("[data-extract-widget]"))
+    if (host.shadowRoot) fields.push(...host.shadowRoot.querySelectorAll("[placeholder]"));
+  const low = [];
+  for (const field of fields) {
+    if (!field.getClientRects().length) continue;
+    const bg = backdrop(field), fg = parse(getComputedStyle(field, "::placeholder").color);
+    const seen = [0, 1, 2].map(i => fg[i] * fg[3] + bg[i] * (1 - fg[3]));
+    const a = luminance(seen), b = luminance(bg);
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    if (ratio < 4.5) low.push([field.placeholder, +ratio.toFixed(2)]);
+  }
+  return low;
+}"""
+
 @pytest.mark.parametrize("width", [1100, 390])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_feed_story_and_subscriptions_text_is_readable(page, width, scheme):
@@ -47,6 +81,7 @@ def test_feed_story_and_subscriptions_text_is_readable(page, width, scheme):
         page.goto(path)
         ready(page)
         assert page.evaluate(LOW_CONTRAST) == [], (path, scheme)
+        assert page.evaluate(LOW_CONTRAST_PLACEHOLDERS) == [], (path, scheme)
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), (path, width)
     page.goto("/?filter=all")
     page.locator(".entry .title a").first.click()
@@ -81,3 +116,64 @@ def test_on_a_phone_the_feed_list_says_which_time_is_which(page):
     expect(row).to_contain_text("Harbour desk")
     page.set_viewport_size({"width": 1100, "height": 900})
     assert row.evaluate("tr => getComputedStyle(tr.querySelector('td'), '::before').content") == "none"
+
+
+# WCAG 2.2's 2.5.8: a control (links in running text aside) is at least 24 x 24 CSS px. [(name, width, height)]
+SMALL_TARGETS = """() => [...document.querySelectorAll("button, select, summary, .filters a")]
+  .filter(el => el.getClientRects().length && !el.closest("dialog:not([open]), [hidden]"))
+  .map(el => [(el.getAttribute("aria-label") || el.textContent).trim().slice(0, 40), el.getBoundingClientRect()])
+  .filter(([, box]) => box.width < 24 || box.height < 24)
+  .map(([name, box]) => [name, Math.round(box.width), Math.round(box.height)])"""
+
+
+def test_controls_are_big_enough_to_tap_and_say_what_they_do(page, monkeypatch):
+    from types import SimpleNamespace
+
+    from reader.ranking import scores
+    monkeypatch.setattr(scores, "taste_summary", lambda user_id, model: SimpleNamespace(
+        likes=[("word", "ferry", 1.2), ("author", "mira holm", 0.8)], dislikes=[("tag", "transfer rumours", -0.9)],
+        good_ratings=3, bad_ratings=2), raising=False)
+    reader = make_user("thumbs")
+    make_entries(reader, make_feed(reader, title="Harbour desk", folder="Local"), [0.93, 0.41], recommended=True)
+    log_in(page, "thumbs", "a-long-passphrase-1")
+    page.set_viewport_size({"width": 390, "height": 844})
+    for path in ("/?filter=all", "/taste/", "/subscriptions/"):
+        page.goto(path)
+        ready(page)
+        assert page.evaluate(SMALL_TARGETS) == [], path
+    # The help button shows only "?": its name says what it opens.
+    page.get_by_role("button", name="Keyboard shortcuts (?)").click()
+    expect(page.get_by_role("dialog", name="Keyboard shortcuts")).to_be_visible()
+    assert page.js_errors == []
+
+
+def test_a_saved_storys_button_is_named_as_it_reads(page):
+    """The button reads Saved once pressed; a screen reader or voice control gets the same word in its name."""
+    reader = make_user("keeper")
+    make_entries(reader, make_feed(reader), [0.93, 0.41])
+    log_in(page, "keeper", "a-long-passphrase-1")
+    page.goto("/?filter=all")
+    ready(page)
+    page.get_by_role("button", name="Save “Story 0” for later").click()
+    saved = page.get_by_role("button", name="Saved “Story 0” for later")
+    expect(saved).to_have_text("Saved")
+    expect(saved).to_have_attribute("aria-pressed", "true")
+    page.reload()
+    ready(page)
+    expect(page.get_by_role("button", name="Saved “Story 0” for later")).to_have_attribute("aria-pressed", "true")
+    page.get_by_role("button", name="Saved “Story 0” for later").click()
+    expect(page.get_by_role("button", name="Save “Story 0” for later")).to_have_text("Save")
+    assert page.js_errors == []
+
+
+def test_password_rules_are_read_with_the_password_field(page):
+    """The rules are a list; inside a <p> (form.as_p) the browser moved the list out of the help text, so the
+    field's description (aria-describedby) was empty and a screen reader never heard the rules."""
+    page.goto("/accounts/signup/")
+    expect(page.get_by_label(re.compile("^Password:?$"))).to_have_accessible_description(
+        re.compile("at least 8 characters"))
+    sign_up(page, "rules")
+    page.goto("/accounts/password_change/")
+    expect(page.get_by_label(re.compile("^New password:?$"))).to_have_accessible_description(
+        re.compile("at least 8 characters"))
+    assert page.js_errors == []

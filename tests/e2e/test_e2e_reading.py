@@ -55,12 +55,14 @@ def no_sideways_scroll(page):
 def test_counts_views_sort_and_reading(reader):
     page = reader
     expect(page.locator("[data-unread-total]")).to_have_text("14")
+    expect(page.get_by_role("link", name="Feed 14 unread")).to_be_visible()  # what a screen reader says
     page.goto("/?filter=all")
     ready(page)
     no_sideways_scroll(page)
     page.locator(".sources summary").click()
     tree = page.get_by_role("list", name="Feeds and folders")
     expect(tree.locator("li.folder", has_text="Local").locator(".count").first).to_have_text("10")
+    expect(tree.locator("li.folder", has_text="Local").first).to_contain_text("Local 10 unread")
     # One folder, then one feed, as views of their own.
     tree.get_by_role("link", name="Local").click()
     ready(page)
@@ -81,6 +83,7 @@ def test_counts_views_sort_and_reading(reader):
     ready(page)
     wait_for(lambda: not unread("Alps 1"), 10, message="opened story marked read")
     expect(page.locator("[data-unread-total]")).to_have_text("13")
+    expect(page.get_by_role("link", name="Feed 13 unread")).to_be_visible()
     expect(page.locator("article.story .mark-read button")).to_have_text("Mark unread")
     page.keyboard.press("m")
     wait_for(lambda: unread("Alps 1"), 10, message="m marks unread")
@@ -97,10 +100,14 @@ def test_counts_views_sort_and_reading(reader):
     assert popup.value.url == "https://news.example/2"
     popup.value.close()
     page.keyboard.press("u")
-    page.wait_for_url(re.compile(r"/\?filter=all&sort=newest$"))
+    page.wait_for_url(re.compile(r"/\?filter=all&sort=newest#story-\d+$"))
     ready(page)
+    # Back in the list, the story just read is the selected one: j/k go on from there.
+    expect(page.locator(".entry.current .title a")).to_have_text("Alps 2")
+    expect(page.locator(".entry.current")).to_be_focused()
+    page.keyboard.press("k")
+    page.keyboard.press("k")
     # In the list: m toggles the selected story, the button too.
-    page.locator("body").press("j")
     expect(page.locator(".entry.current .title a")).to_have_text("Alps 0")
     page.keyboard.press("m")
     expect(page.locator(".entry.current .mark-read button")).to_have_text("Mark unread")
@@ -158,6 +165,13 @@ def test_search_with_the_slash_key(reader):
     expect(page.get_by_role("heading", level=1)).to_have_text("Search: tallinn ferry")
     assert titles(page) == ["Harbour 4"]
     no_sideways_scroll(page)
+    # Esc leaves the box (the search stays as typed), and the keys work again: j picks the first story.
+    page.keyboard.press("/")
+    page.keyboard.press("Escape")
+    expect(page.get_by_label("Search your stories")).not_to_be_focused()
+    expect(page.get_by_label("Search your stories")).to_have_value("tallinn ferry")
+    page.keyboard.press("j")
+    expect(page.locator(".entry.current .title a")).to_have_text("Harbour 4")
     assert page.js_errors == []
 
 
@@ -168,6 +182,8 @@ def test_extract_page_and_admin_on_a_phone(page, web):
     page.goto("/extract/")
     ready(page)
     no_sideways_scroll(page)
+    snippet = page.get_by_label("The two lines to add")  # it scrolls sideways instead, and so takes the focus
+    assert snippet.evaluate("pre => pre.scrollWidth > pre.clientWidth && pre.tabIndex === 0")
     from django.contrib.auth.models import User
     User.objects.create_superuser("root", password="a-long-passphrase-1")
     missing = []

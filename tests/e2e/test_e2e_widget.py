@@ -54,7 +54,13 @@ def test_demo_page_compares_methods_on_pasted_html(page):
     count = results.count()
     assert count == len(page.evaluate("fetch('/api/extract').then(r => r.json()).then(d => d.methods)"))
     expect(box.get_by_role("status")).to_contain_text("Done in")
+    # Each result is a heading under the page's h1, and its text box (it scrolls) is reachable by Tab.
+    expect(box.get_by_role("heading", level=2)).to_have_count(count)
+    expect(box.get_by_role("region", name="Text found by clump")).to_contain_text("Boatmen on the harbour")
     both_schemes(page, "extract")
+    box.get_by_role("button", name="Extract").focus()
+    page.keyboard.press("Tab")
+    expect(box.get_by_role("region").first).to_be_focused()
 
     box.get_by_label("compare all methods").uncheck()
     box.get_by_label("HTML", exact=True).fill("")

@@ -54,6 +54,7 @@ class Command(BaseCommand):
         site = make_server("127.0.0.1", demo_port)
         threading.Thread(target=site.serve_forever, daemon=True).start()
         password = self._demo_account(demo_port)
+        os.environ["DEMO_SITE_URL"] = f"http://127.0.0.1:{demo_port}/"  # for the web server (settings.DEMO_SITE_URL)
         signal.signal(signal.SIGTERM, _interrupt)
         logs = None if verbose else settings.VAR_DIR / "logs"
         children = self._start_children(port, logs)

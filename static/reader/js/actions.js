@@ -43,6 +43,8 @@ function showSaved(actions, saved) {
   button.setAttribute("aria-pressed", String(saved));
   button.value = String(!saved);
   button.textContent = saved ? "Saved" : "Save";
+  // The name says what the button shows (WCAG 2.5.3): "Saved “…” for later", not "Save" beside the word Saved.
+  button.setAttribute("aria-label", button.getAttribute("aria-label").replace(/^Saved?/, button.textContent));
 }
 
 export async function toggleSave(actions) {

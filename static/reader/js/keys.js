@@ -1,5 +1,5 @@
 // Keyboard: j/k move, o/Enter open, v original, g good, b bad, s save, m read, A mark all, r refresh,
-// / search, u back, ? help.
+// / search (Esc leaves it), u back, ? help.
 import { rate, toggleSave } from "./actions.js";
 import { openOriginal, submitForm, toggleRead } from "./reading.js";
 
@@ -56,7 +56,17 @@ function withActions(action) {
 }
 
 export function install() {
+  // Back from a story (u, or the link: /#story-<id>): that story is the selected one, so j/k go on from there.
+  const from = location.hash.startsWith("#story-") ? document.getElementById(location.hash.slice(1)) : null;
+  if (from?.matches("[data-entries] .entry")) select(from);
   document.addEventListener("keydown", (event) => {
+    // Esc leaves the search box that / went to, so that the keys work again without reaching for the mouse (and
+    // keeps what was typed, which the browser would otherwise clear).
+    if (event.key === "Escape" && event.target.matches?.("[data-search]")) {
+      event.preventDefault();
+      event.target.blur();
+      return;
+    }
     if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
     if (document.querySelector("dialog[open]")) return;
     const command = commands[event.key];

@@ -10,7 +10,7 @@ function adjustUnread(delta) {
   if (!badge || !delta) return;
   const count = Math.max(0, Number(badge.textContent) + delta);
   badge.textContent = String(count);
-  badge.hidden = count === 0;
+  badge.closest(".count").hidden = count === 0; // the number and the word "unread" that screen readers hear
 }
 
 // Show a story's state everywhere it appears on the page: its list row or article, and its button.
