@@ -23,8 +23,10 @@ run: install
 	DEBUG=$${DEBUG:-1} FETCH_ALLOWED_NETWORKS=$${FETCH_ALLOWED_NETWORKS:-127.0.0.1/32,::1/128} \
 		$(BIN)/python manage.py rundemo $(ARGS)
 
+# Tests keep their files (disk broker, SQLite test database, worker log) in var/test, apart from `make run`'s
+# var/: a demo worker would otherwise take the test worker's tasks, and the tests' purge the demo's.
 test: install
-	SECRET_KEY=$${SECRET_KEY:-insecure-test-key} $(BIN)/python -m pytest $(PYTEST_ARGS)
+	SECRET_KEY=$${SECRET_KEY:-insecure-test-key} VAR_DIR=$${VAR_DIR:-$(CURDIR)/var/test} $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 bench: install
 	$(BIN)/python -m pip install -q -e '.[dev,bench]'
