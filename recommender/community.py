@@ -43,11 +43,11 @@ def _document_frequency(features: list[StoryFeatures]) -> tuple[np.ndarray, np.n
     return idf, typical
 
 
-def _check_counts(good, bad):
-    """Counts as given, or ValueError: one NaN or infinite count would make every score NaN."""
+def _check_counts(good, bad) -> None:
+    """ValueError unless every count is finite and non-negative: one NaN or infinite count would make every
+    score NaN."""
     if not (np.all(np.isfinite(good)) and np.all(np.isfinite(bad))) or np.any(good < 0) or np.any(bad < 0):
         raise ValueError("community vote counts must be finite and non-negative")
-    return good, bad
 
 
 class CommunityPrior:
@@ -123,7 +123,8 @@ class CommunityPrior:
         twin = copy.copy(self)
         twin._story = dict(self._story)
         for story_id, good, bad in votes:
-            good, bad = _check_counts(np.float64(good), np.float64(bad))
+            good, bad = np.float64(good), np.float64(bad)  # None becomes NaN, which the check refuses
+            _check_counts(good, bad)
             twin._story[story_id] = (float(good), float(bad))
         return twin
 

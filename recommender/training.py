@@ -39,17 +39,17 @@ RARITY_KINDS = ("word", "title", "name")
 
 def _design(batch, subscribed):
     """Ratings' features with columns renumbered to those in use, each column's kind (as an index into
-    features.KINDS; one entry's where a hash collision mixes kinds), plus the EXTRAS columns in two views
-    (2, rows, EXTRAS): the stories as rated (crowd_topic_voted zeroed), and as they were before any votes."""
+    features.KINDS; one entry's where a hash collision mixes kinds), plus the EXTRAS columns twice: the stories
+    as rated (crowd_topic_voted zeroed, fitted apart: see _new_story_topic), and as they were before any votes."""
     X = batch.X
     columns, inverse = np.unique(X.indices, return_inverse=True)
     Xc = sparse.csr_matrix((X.data, inverse.astype(np.int32), X.indptr), shape=(X.shape[0], len(columns)))
     kinds = np.zeros(len(columns), np.int8)
     if len(batch):
         kinds[inverse] = np.concatenate([f.kind_codes for f in batch.features])
-    views = [batch.extras(subscribed), batch.extras(subscribed, new=True)]
-    views[0][:, VOTED] = 0  # fitted apart, see _new_story_topic
-    return columns, kinds, Xc, np.stack(views)
+    extra = batch.extras(subscribed)
+    extra[:, VOTED] = 0
+    return columns, kinds, Xc, extra, batch.extras(subscribed, new=True)
 
 
 def _rarity_scaled(Xc, columns, kinds, community):
@@ -69,15 +69,15 @@ def _rarity_scaled(Xc, columns, kinds, community):
     return sparse.csr_matrix((Xc.data * scale[Xc.indices], Xc.indices, Xc.indptr), shape=Xc.shape), scale
 
 
-def _solve(Xc, views, y, intercept_prior, start=None, weight=None):
-    """Weights (per Xc column), extras' weights and intercept, fitted on the first of ``views`` (see _design);
-    ``start`` as returned by an earlier call; ``weight``: per row, 1 for a rating (None: all ratings)."""
+def _solve(Xc, extra, y, intercept_prior, start=None, weight=None):
+    """Weights (per Xc column), extras' weights and intercept; ``start`` as returned by an earlier call;
+    ``weight``: per row, 1 for a rating (None: all ratings)."""
     merged, expand, compress = _merge_private_columns(Xc)
     penalty = np.concatenate([np.full(merged.shape[1], FEATURE_PENALTY), EXTRA_PENALTY])
     prior = np.concatenate([np.zeros(merged.shape[1]), EXTRA_PRIOR])
     if start is not None:
         start = (np.concatenate([compress(start[0]), start[1]]), start[2])
-    design = sparse.hstack([merged, sparse.csr_matrix(views[0])], format="csr")
+    design = sparse.hstack([merged, sparse.csr_matrix(extra)], format="csr")
     w, b = logistic.fit(design, y, penalty, prior, intercept_prior, INTERCEPT_PENALTY, start, weight)
     return expand(w[:merged.shape[1]]), w[merged.shape[1]:], b
 
@@ -144,7 +144,7 @@ def _merge_private_columns(Xc):
     return merged, expand, compress
 
 
-def _recall_cutoff(Xc, views, y, weight, rated, logits, intercept_prior, fitted) -> float:
+def _recall_cutoff(Xc, extra, y, weight, rated, logits, intercept_prior, fitted) -> float:
     """Log-odds cut-off that keeps TARGET_RECALL of good stories, judged on held-out scores.
 
     In-sample scores of a handful of ratings are far too sure of themselves: a cut-off set on them
@@ -165,8 +165,8 @@ def _recall_cutoff(Xc, views, y, weight, rated, logits, intercept_prior, fitted)
         held_out = np.empty(rated)
         for k in np.unique(folds[:rated]):
             train, test = folds != k, folds == k
-            w, e, b = _solve(Xc[train], views[:1, train], y[train], intercept_prior, fitted, weight[train])
-            held_out[test[:rated]] = Xc[test] @ w + views[0, test] @ e + b
+            w, e, b = _solve(Xc[train], extra[train], y[train], intercept_prior, fitted, weight[train])
+            held_out[test[:rated]] = Xc[test] @ w + extra[test] @ e + b
         logits = held_out
     return float(np.quantile(logits[:rated][y[:rated] == 1], 1 - TARGET_RECALL))
 
@@ -209,12 +209,12 @@ def fit(ratings: Iterable[tuple[object, bool]], subscribed_feeds: Iterable = (),
     base = community.base_rate if community is not None else 0.5
     intercept_prior = float(np.log(base / (1 - base)))
     batch = prepare(features, community)
-    columns, kinds, Xc, views = _design(batch, subscribed)
+    columns, kinds, Xc, extra, new = _design(batch, subscribed)
     Xc, scale = _rarity_scaled(Xc, columns, kinds, community)
-    w, e, b = _solve(Xc, views[:1], y, intercept_prior, weight=weight if weak else None)
-    logits = Xc @ w + views[0] @ e + b
-    threshold = _recall_cutoff(Xc, views, y, weight, rated, logits, intercept_prior, (w, e, b))
-    e = _new_story_topic(Xc, views[1], y, weight, (w, e, b))
+    w, e, b = _solve(Xc, extra, y, intercept_prior, weight=weight if weak else None)
+    logits = Xc @ w + extra @ e + b
+    threshold = _recall_cutoff(Xc, extra, y, weight, rated, logits, intercept_prior, (w, e, b))
+    e = _new_story_topic(Xc, new, y, weight, (w, e, b))
     w = w * scale  # weights of the stories' own feature values
     keep = np.sort(_strongest(np.abs(w), MAX_WEIGHTS))
     keep = keep[w[keep] != 0]

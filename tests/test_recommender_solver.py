@@ -33,7 +33,7 @@ def test_merging_columns_of_one_story_gives_the_same_weights():
     X, extra, y = problem(1)
     used = np.bincount(X.indices, minlength=X.shape[1])
     assert (used == 1).sum() > 50 and (used > 1).sum() > 20  # both kinds of column are present
-    w, e, b = training._solve(X, extra[None], y, -0.4)
+    w, e, b = training._solve(X, extra, y, -0.4)
     design = sparse.hstack([X, sparse.csr_matrix(extra)], format="csr")
     full, full_b = logistic.fit(design, y, np.r_[np.full(X.shape[1], training.FEATURE_PENALTY), training.EXTRA_PENALTY],
                                 np.r_[np.zeros(X.shape[1]), training.EXTRA_PRIOR], -0.4, training.INTERCEPT_PENALTY)
@@ -43,11 +43,10 @@ def test_merging_columns_of_one_story_gives_the_same_weights():
 
 def test_a_warm_start_from_more_rows_reaches_the_same_optimum():
     X, extra, y = problem(2)
-    views = np.stack([extra, extra * (np.arange(4) != 2)])  # as rated, and without the third column
-    fitted = training._solve(X, views, y, -0.4)
+    fitted = training._solve(X, extra, y, -0.4)
     rows = np.arange(len(y)) % 5 != 0
-    cold = training._solve(X[rows], views[:, rows], y[rows], -0.4)
-    warm = training._solve(X[rows], views[:, rows], y[rows], -0.4, fitted)
+    cold = training._solve(X[rows], extra[rows], y[rows], -0.4)
+    warm = training._solve(X[rows], extra[rows], y[rows], -0.4, fitted)
     assert not np.allclose(cold[0], fitted[0], atol=1e-3)  # the start was not already the answer
     for a, b in zip(cold, warm):
         assert np.allclose(a, b, atol=1e-5)
@@ -60,7 +59,7 @@ def test_new_stories_get_their_own_subject_weight_and_stories_with_votes_score_a
     new = extra.copy()
     new[:, 0] = 0  # as before any votes: no crowd_story
     weight = np.where(np.arange(len(y)) % 7 == 0, 0.2, 1.0)
-    fitted = training._solve(X, extra[None], y, -0.4, weight=weight)
+    fitted = training._solve(X, extra, y, -0.4, weight=weight)
     w, e, b = fitted
     split = training._new_story_topic(X, new, y, weight, fitted)
     assert split[training.TOPIC] + split[training.VOTED] == e[training.TOPIC]  # with votes: as fitted
