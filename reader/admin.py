@@ -4,6 +4,7 @@ from datetime import timedelta
 from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
+from django.db import models
 from django.db.models import Count
 from django.utils import timezone
 from django.utils.timesince import timesince
@@ -19,6 +20,16 @@ def method_choices():
         (name, f"{name}: {extraction.methods.PURPOSES[name]}") for name in extraction.METHODS]
 
 
+# A pasted address without a scheme is read as https, the form default Django 6 takes; the old http default
+# also warned on every admin form. The admin builds its forms anew with these overrides; FeedForm's own fields,
+# built when this module loads, take the same through its callback.
+URL_FIELDS = {models.URLField: {"assume_scheme": "https"}}
+
+
+def https_form_field(db_field, **kwargs):
+    return db_field.formfield(**{**URL_FIELDS.get(type(db_field), {}), **kwargs})
+
+
 class FeedForm(forms.ModelForm):
     extraction_method = forms.ChoiceField(choices=method_choices, required=False,
                                           help_text="how this feed's story pages are extracted")
@@ -26,6 +37,7 @@ class FeedForm(forms.ModelForm):
     class Meta:
         model = Feed
         fields = "__all__"
+        formfield_callback = https_form_field
 
 
 class FailingFilter(admin.SimpleListFilter):
@@ -92,6 +104,7 @@ def duration(seconds: int) -> str:
 @admin.register(Feed)
 class FeedAdmin(admin.ModelAdmin):
     form = FeedForm
+    formfield_overrides = URL_FIELDS
     list_display = ("__str__", "url", "format", "last_fetched_at", "next_fetch_at", "every", "error_count",
                     "failing_for", "last_error_short", "story_count", "extraction_method")
     list_filter = (FailingFilter, FormatFilter, MethodFilter)
@@ -130,6 +143,7 @@ class FeedAdmin(admin.ModelAdmin):
 
 @admin.register(Story)
 class StoryAdmin(admin.ModelAdmin):
+    formfield_overrides = URL_FIELDS
     list_display = ("title", "feed", "published", "extraction_status", "extraction_method", "shows")
     list_filter = ("extraction_status", "extraction_method")
     search_fields = ("title", "url", "guid")

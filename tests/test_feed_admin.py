@@ -5,7 +5,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from reader.models import Feed
+from django.contrib.admin import site
+
+from reader.models import Feed, Story
 
 pytestmark = pytest.mark.django_db
 
@@ -31,3 +33,11 @@ def test_format_filter_names_feeds_not_read_yet(client):
     unknown = client.get("/admin/reader/feed/?format=unknown").content.decode()
     assert "New feed" in unknown and "Atom feed" not in unknown
     assert "Atom feed" in client.get("/admin/reader/feed/?format=atom10").content.decode()
+
+
+@pytest.mark.parametrize("model", [Feed, Story])
+def test_an_address_pasted_without_a_scheme_is_read_as_https(model, rf):
+    request = rf.get("/admin/")
+    request.user = User.objects.create_superuser("root", password="pw")
+    form = site._registry[model].get_form(request)
+    assert form.base_fields["url"].clean("example.org/feed") == "https://example.org/feed"
