@@ -21,7 +21,7 @@ from .story import Story, clean_text
 
 # Bump whenever featurize() would give different output for the same story: stored features and
 # models carry it, and a mismatch means "recompute" rather than silently mixing spaces.
-FEATURE_VERSION = 1
+FEATURE_VERSION = 2
 DIM = 1 << 18
 
 # Kinds of features and how much each group weighs (every group is L2-normalised first, so these are
@@ -45,10 +45,11 @@ _KIND_CODE = {kind: code for code, kind in enumerate(KINDS)}
 MAX_TEXT_WORDS = 400
 _WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|['’-](?=[^\W\d_]))*")
 # Capitalised words not opening a sentence, runs of them kept whole ("West German"): the people,
-# companies and places a story is about, which readers have tastes for.
+# companies and places a story is about, which readers have tastes for. A story's text has its whitespace
+# collapsed within paragraphs, so a word after a line break opens a paragraph, and so a sentence.
 _CAP = r"(?:[^\W\d_a-z][^\W\d_A-Z]+|[^\W\d_a-z]{2,6}\b)"
 # The cheap tests first (a word start, a capital): the look-behinds then run at a few positions, not every one.
-_NAME = re.compile(rf"\b(?=[^\W\d_a-z])(?<![.!?:]\s)(?<![.!?:]\s\s)(?<!^){_CAP}(?:\s{_CAP})*")
+_NAME = re.compile(rf"\b(?=[^\W\d_a-z])(?<![.!?:]\s)(?<![.!?:]\s\s)(?<!^)(?<!\n){_CAP}(?:\s{_CAP})*")
 _STOP = frozenset(ENGLISH_STOP_WORDS) | {"said", "says", "say", "new", "year", "also", "would"}
 
 

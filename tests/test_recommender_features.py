@@ -30,6 +30,13 @@ def test_proper_names_are_found_mid_sentence_only():
     assert names("Oil rose. Shares of West German banks fell, OPEC said") == ["west german", "opec"]
 
 
+def test_a_paragraphs_first_word_opens_a_sentence_and_is_no_name():
+    # Extracted text: whitespace collapsed within paragraphs, paragraphs joined by a blank line. The taste page
+    # listed "Boatmen" and "Engineers" as names for the words opening a story's paragraphs.
+    text = "The ferry returns to Harbour Gazette readers\n\nBoatmen welcomed it\n\nEngineers met Anna Lind"
+    assert names(text) == ["harbour gazette", "anna lind"]
+
+
 def test_json_round_trip_is_exact():
     f = featurize(Story(id="a1", title="OPEC meets", text="Crude talks in Vienna", feed=7, feed_title="Energy",
                         author="Jane Roe", tags=["crude", "opec"], url="https://reuters.com/x"))
