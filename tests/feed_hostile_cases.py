@@ -3,6 +3,7 @@
 Each feed holds one good entry ("Kept") carrying the hostile field.
 """
 import json
+from datetime import timedelta
 
 from django.utils import timezone
 
@@ -29,6 +30,10 @@ def jsonfeed(**field):
     return json.dumps({"version": "https://jsonfeed.org/version/1.1", "title": "Hostile desk", "items": [item]})
 
 
+def seen_now(story):
+    return story.published > timezone.now() - timedelta(minutes=5)
+
+
 # name: (body, headers, what the note on the feed says, what the kept story's field must be)
 CASES = {
     "ttl superscript two": (rss("<ttl>\u00b2</ttl>"), XML, "<ttl> that is not a number", None),
@@ -39,6 +44,14 @@ CASES = {
                                    lambda s: s.thumbnail == ""),
     "Atom year 0": (atom("0000-01-01T00:00:00Z"), {}, "before 1970", lambda s: s.published == EARLIEST),
     "Atom year 1 at +14:00": (atom("0001-01-01T00:00:00+14:00"), {}, "before 1970", lambda s: s.published == EARLIEST),
+    # feedparser rolled these over into dates the feed never gave (2025-01-01, 1 March); a story without a
+    # date is dated when it is first seen.
+    "Atom date 2024-13-45": (atom("2024-13-45T10:00:00Z"), {}, "no day on the calendar", seen_now),
+    "RSS dc:date 2024-02-30": (rss(item="<dc:date>2024-02-30T00:00:00Z</dc:date>").replace(
+        "<rss ", '<rss xmlns:dc="http://purl.org/dc/elements/1.1/" '), XML, "no day on the calendar",
+                               seen_now),
+    "JSON date 2024-02-30": (jsonfeed(date_published="2024-02-30T00:00:00Z"), JSON, "no day on the calendar",
+                             seen_now),
     "JSON attachments 5": (jsonfeed(attachments=5), JSON, "attachments that are not a list",
                            lambda s: s.enclosures == []),
     "JSON url http://[x/": (jsonfeed(url="http://[x/"), JSON, "invalid entry link URL", lambda s: s.url == ""),

@@ -91,6 +91,8 @@ def _date(value, notes: Notes) -> datetime | None:
     try:
         stamp = datetime.fromisoformat(_text(value).strip())
     except ValueError:
+        if value:
+            notes.add("a date that is no day on the calendar was dropped")
         return None
     return sane_date(stamp if stamp.tzinfo else stamp.replace(tzinfo=dt_timezone.utc), notes)
 

@@ -32,6 +32,9 @@ _CHAR_REF = re.compile(rb"&#([xX][0-9a-fA-F]+|[0-9]+)")
 _MAX_REF_DIGITS = 8
 # The end of an RSS <item> or Atom <entry>, namespaced or not: where a document may be cut after N entries.
 _ENTRY_END = re.compile(rb"</(?:[A-Za-z_][\w.-]*:)?(?:item|entry)\s*>")
+# feedparser rolls an ISO 8601 date's fields over instead of refusing them: "2024-13-45" came out as
+# 2025-01-01 and "2024-02-30" as 1 March, dates the feed never gave. Such a date is dropped, as in JSON Feed.
+_ISO_DATE = re.compile(r"\s*([0-9]{4})-([0-9]{2})-([0-9]{2})(?:[Tt ]([0-9]{2}):([0-9]{2})(?::([0-9]{2}))?)?")
 
 
 def _struct_date(stamp, notes: Notes) -> datetime | None:
@@ -43,6 +46,30 @@ def _struct_date(stamp, notes: Notes) -> datetime | None:
     except (ValueError, OverflowError):
         return sane_date(EARLIEST - FUTURE_SLACK if stamp[0] < EARLIEST.year else
                          datetime.max.replace(tzinfo=dt_timezone.utc), notes)
+
+
+def _entry_date(entry, notes: Notes) -> datetime | None:
+    """The entry's published date, else its updated one, each only if it is a day and time on the calendar."""
+    for field in ("published", "updated"):
+        if entry.get(f"{field}_parsed"):
+            if not _impossible_date(entry.get(field)):
+                return _struct_date(entry[f"{field}_parsed"], notes)
+            notes.add("a date that is no day on the calendar was dropped")
+    return None
+
+
+def _impossible_date(written) -> bool:
+    match = _ISO_DATE.match(written) if isinstance(written, str) else None
+    if not match:
+        return False  # feedparser's other date formats refuse what is out of range
+    year, month, day, hour, minute, second = (int(part or 0) for part in match.groups())
+    if (hour, minute, second) == (24, 0, 0):  # ISO 8601's end of a day
+        hour = 23
+    try:  # year 0 is clamped later, and a leap second is a second
+        datetime(max(year, 1), month, day, hour, minute, min(second, 59))
+    except ValueError:
+        return True
+    return False
 
 
 def parse(content: bytes, url: str, content_type: str = "", max_entries: int = 500) -> ParsedFeed:
@@ -186,7 +213,7 @@ def _xml_entry(entry, url: str, notes: Notes) -> ParsedEntry:
         url=link,
         title=title,
         author=_authors(entry),
-        published=_struct_date(entry.get("published_parsed") or entry.get("updated_parsed"), notes),
+        published=_entry_date(entry, notes),
         tags=[t.get("term", "") for t in entry.get("tags", []) if t.get("term")],
         content_html=clean_html(html, absolute_url(url, detail.get("base"), notes, "xml:base") or url),
         enclosures=enclosures,
