@@ -345,6 +345,26 @@ def test_an_unnamed_lead_under_the_headline_joins_the_story(photo):
     assert CAPTION not in text and paragraph(40) not in text
 
 
+@pytest.mark.parametrize("photo", [f"<div><img src='f.jpg'><div>{CAPTION}</div></div>",
+                                   f"<div><div><img src='f.jpg'></div><div><p>{CAPTION}</p></div></div>"])
+def test_an_unnamed_caption_under_the_headline_is_no_lead(photo):
+    # Old-web markup: no <figure> and no names say that the paragraph after the photo is
+    # its caption, and the search for the headline's lead took it as the standfirst.
+    page = (f"<html><body><div><div><h1>Later ferry</h1><div>{photo}</div></div>"
+            f"<div><div>{story()}</div></div></div></body></html>")
+    text = extract(page).text
+    assert paragraph(0) in text and paragraph(5) in text and CAPTION not in text
+
+
+def test_a_lead_beside_the_picture_in_the_headline_box_still_joins():
+    # The header holds the headline, the lead picture and the standfirst after it: the
+    # box that holds the picture holds the headline, so the paragraph is the lead.
+    page = (f"<html><body><div><div><h1>Later ferry</h1><img src='f.jpg'><p>{LEAD}</p></div>"
+            f"<div><div>{story()}</div></div></div></body></html>")
+    text = extract(page).text
+    assert text.startswith(LEAD) and paragraph(5) in text
+
+
 def test_no_lead_is_taken_from_above_the_headline():
     # Prose before the headline (a teaser of another story) is no lead of this one.
     teaser = f"<div class='promo'><p>{paragraph(40)}</p></div>"

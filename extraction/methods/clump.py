@@ -451,7 +451,7 @@ class Scores:
                 return None
             if member is headline:
                 after = True
-            elif after and member not in around and self._lead_paragraph(member):
+            elif after and member not in around and self._lead_paragraph(member) and not _under_picture(member):
                 return member
         return None
 
@@ -603,6 +603,21 @@ def _rivals(kids: list, lead, others: list) -> list:
 def _pictured(box) -> bool:
     """Whether ``box`` holds a picture: its text is the picture's caption or credit."""
     return next(box.iter("img", "picture", "figure", "video"), None) is not None
+
+
+def _under_picture(el) -> bool:
+    """Whether ``el`` follows a picture in the first box around it, up to ``CAPTION_LEVELS``
+    up, that holds one, and that box holds no headline: a caption, where no figure or name
+    says so (a lead beside the lead picture in the article's header holds the headline)."""
+    box = el
+    for _ in range(CAPTION_LEVELS):
+        box = box.getparent()
+        if box is None:
+            return False
+        picture = next(box.iter("img", "picture", "video"), None)
+        if picture is not None:
+            return not _holds_headline(box) and _page_order(picture) < _page_order(el)
+    return False
 
 
 def _holds_headline(box) -> bool:
