@@ -575,6 +575,19 @@ def test_an_unnamed_comment_thread_after_the_story_is_not_merged_in():
 
 
 
+def test_an_unnamed_comment_section_with_its_form_after_the_story_is_not_merged_in():
+    # Without names a comment section of one long comment is no thread of three, but its
+    # reply form says what it is: a story's parts hold no form. Its clump is over 30% of
+    # the story's, and it was merged in as the rest of a story split over two boxes.
+    comment = f"<div><p>Reader 0 says:</p>{''.join(f'<p>{paragraph(60 + k)}</p>' for k in range(3))}</div>"
+    form = "<form action='/comment'><p>Leave a reply</p><textarea></textarea><input type='submit'></form>"
+    html = (f"<html><body><div>{MENU}</div><div><div><h1>Ferry timetable</h1><div>{story()}</div></div>"
+            f"<div><h3>1 comment</h3>{comment}{form}</div></div></body></html>")
+    text = extract(html.encode()).text
+    assert paragraph(0) in text and paragraph(5) in text
+    assert "Reader 0" not in text and paragraph(60) not in text
+
+
 PHOTO = "<figure><img src='a.jpg'><figcaption>Crews at the pier</figcaption></figure>"
 
 

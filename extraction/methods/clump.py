@@ -563,9 +563,11 @@ class Scores:
                 _kind(s) == kind and self.prose.get(s, 0.0) >= PARAGRAPH_CHARS))]
         # The other posts of a page of posts are not the rest of this one.
         found = [s for s in found if _kind(s) != kind] if _posts([el, *(s for s in found if _kind(s) == kind)]) else found
-        # Nor is a thread of comments or a rail of teasers after it.
+        # Nor is a thread of comments or a rail of teasers after it, nor a box holding a form
+        # (a comment section with its reply form, a sign-up box): a story's parts hold none,
+        # and without class names nothing else marks them.
         after = set(el.itersiblings()) if found else set()
-        return [s for s in found if s not in after or not self._thread(s)]
+        return [s for s in found if s not in after or not (self._thread(s) or _holds_form(s))]
 
     def _thread(self, box) -> bool:
         """Whether ``box`` holds, in itself or in a child, a run of at least ``POSTS`` boxes of
@@ -618,6 +620,10 @@ def _under_picture(el) -> bool:
         if picture is not None:
             return not _holds_headline(box) and _page_order(picture) < _page_order(el)
     return False
+
+
+def _holds_form(box) -> bool:
+    return next(box.iter("form"), None) is not None
 
 
 def _holds_headline(box) -> bool:
