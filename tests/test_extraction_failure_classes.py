@@ -588,6 +588,18 @@ def test_an_unnamed_comment_section_with_its_form_after_the_story_is_not_merged_
     assert "Reader 0" not in text and paragraph(60) not in text
 
 
+def test_an_unnamed_sign_up_box_after_the_story_is_no_rival():
+    # The headline sits in a box of its own before the story's; after the story, a
+    # registration box explains itself in paragraphs over 30% of the story's clump and
+    # stopped the narrowing at the box of all three. Its form says it is no story.
+    notice = "".join(f"<p>{paragraph(70 + k)}</p>" for k in range(2))
+    signup = f"<div><h3>Register to read on</h3>{notice}<form action='/register'><input name='mail'></form></div>"
+    html = (f"<html><body><div>{MENU}</div><div><div><h1>Ferry timetable</h1><p>By the editor</p></div>"
+            f"<div>{story(3)}</div>{signup}</div></body></html>")
+    text = extract(html.encode()).text
+    assert paragraph(0) in text and paragraph(2) in text and paragraph(70) not in text
+
+
 PHOTO = "<figure><img src='a.jpg'><figcaption>Crews at the pier</figcaption></figure>"
 
 

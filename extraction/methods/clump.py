@@ -594,11 +594,14 @@ def _rivals(kids: list, lead, others: list) -> list:
     """Of ``others``, the children that rival ``lead`` for the story. When ``lead`` holds the
     page's headline, a box after it without a headline of its own is what follows a story
     (comments, a dialog, a rail of teasers), not another story: without class names
-    nothing else tells them apart. A part of the story split off after it is merged back
-    with the siblings."""
-    if not others or not _holds_headline(lead):
+    nothing else tells them apart. Where the headline is elsewhere, a box after ``lead``
+    that holds a form (a sign-up or paywall box, a comment section) is no story either. A
+    part of the story split off after it is merged back with the siblings."""
+    if not others:
         return others
     after = kids.index(lead)
+    if not _holds_headline(lead):
+        return [c for c in others if kids.index(c) < after or not _holds_form(c)]
     return [c for c in others if kids.index(c) < after or _holds_headline(c)]
 
 
