@@ -594,7 +594,7 @@ def _rivals(kids: list, lead, others: list) -> list:
     """Of ``others``, the children that rival ``lead`` for the story. When ``lead`` holds the
     page's headline, a box after it without a headline of its own is what follows a story
     (comments, a dialog, a rail of teasers), not another story: without class names
-    nothing else tells them apart. Where the headline is elsewhere, a box after ``lead``
+    nothing else tells them apart. When ``lead`` does not hold it, a box after ``lead``
     that holds a form (a sign-up or paywall box, a comment section) is no story either. A
     part of the story split off after it is merged back with the siblings."""
     if not others:
