@@ -345,6 +345,26 @@ def test_an_unnamed_lead_under_the_headline_joins_the_story(photo):
     assert CAPTION not in text and paragraph(40) not in text
 
 
+@pytest.mark.parametrize("photo", [f"<div><img src='f.jpg'><div>{CAPTION}</div></div>",
+                                   f"<div><div><img src='f.jpg'></div><div><p>{CAPTION}</p></div></div>"])
+def test_an_unnamed_caption_under_the_headline_is_no_lead(photo):
+    # Old-web markup: no <figure> and no names say that the paragraph after the photo is
+    # its caption, and the search for the headline's lead took it as the standfirst.
+    page = (f"<html><body><div><div><h1>Later ferry</h1><div>{photo}</div></div>"
+            f"<div><div>{story()}</div></div></div></body></html>")
+    text = extract(page).text
+    assert paragraph(0) in text and paragraph(5) in text and CAPTION not in text
+
+
+def test_a_lead_beside_the_picture_in_the_headline_box_still_joins():
+    # The header holds the headline, the lead picture and the standfirst after it: the
+    # box that holds the picture holds the headline, so the paragraph is the lead.
+    page = (f"<html><body><div><div><h1>Later ferry</h1><img src='f.jpg'><p>{LEAD}</p></div>"
+            f"<div><div>{story()}</div></div></div></body></html>")
+    text = extract(page).text
+    assert text.startswith(LEAD) and paragraph(5) in text
+
+
 def test_no_lead_is_taken_from_above_the_headline():
     # Prose before the headline (a teaser of another story) is no lead of this one.
     teaser = f"<div class='promo'><p>{paragraph(40)}</p></div>"
@@ -553,6 +573,31 @@ def test_an_unnamed_comment_thread_after_the_story_is_not_merged_in():
     assert paragraph(0) in text and paragraph(5) in text
     assert "Reader 0" not in text and paragraph(60) not in text
 
+
+
+def test_an_unnamed_comment_section_with_its_form_after_the_story_is_not_merged_in():
+    # Without names a comment section of one long comment is no thread of three, but its
+    # reply form says what it is: a story's parts hold no form. Its clump is over 30% of
+    # the story's, and it was merged in as the rest of a story split over two boxes.
+    comment = f"<div><p>Reader 0 says:</p>{''.join(f'<p>{paragraph(60 + k)}</p>' for k in range(3))}</div>"
+    form = "<form action='/comment'><p>Leave a reply</p><textarea></textarea><input type='submit'></form>"
+    html = (f"<html><body><div>{MENU}</div><div><div><h1>Ferry timetable</h1><div>{story()}</div></div>"
+            f"<div><h3>1 comment</h3>{comment}{form}</div></div></body></html>")
+    text = extract(html.encode()).text
+    assert paragraph(0) in text and paragraph(5) in text
+    assert "Reader 0" not in text and paragraph(60) not in text
+
+
+def test_an_unnamed_sign_up_box_after_the_story_is_no_rival():
+    # The headline sits in a box of its own before the story's; after the story, a
+    # registration box explains itself in paragraphs over 30% of the story's clump and
+    # stopped the narrowing at the box of all three. Its form says it is no story.
+    notice = "".join(f"<p>{paragraph(70 + k)}</p>" for k in range(2))
+    signup = f"<div><h3>Register to read on</h3>{notice}<form action='/register'><input name='mail'></form></div>"
+    html = (f"<html><body><div>{MENU}</div><div><div><h1>Ferry timetable</h1><p>By the editor</p></div>"
+            f"<div>{story(3)}</div>{signup}</div></body></html>")
+    text = extract(html.encode()).text
+    assert paragraph(0) in text and paragraph(2) in text and paragraph(70) not in text
 
 
 PHOTO = "<figure><img src='a.jpg'><figcaption>Crews at the pier</figcaption></figure>"

@@ -451,7 +451,7 @@ class Scores:
                 return None
             if member is headline:
                 after = True
-            elif after and member not in around and self._lead_paragraph(member):
+            elif after and member not in around and self._lead_paragraph(member) and not _under_picture(member):
                 return member
         return None
 
@@ -563,9 +563,11 @@ class Scores:
                 _kind(s) == kind and self.prose.get(s, 0.0) >= PARAGRAPH_CHARS))]
         # The other posts of a page of posts are not the rest of this one.
         found = [s for s in found if _kind(s) != kind] if _posts([el, *(s for s in found if _kind(s) == kind)]) else found
-        # Nor is a thread of comments or a rail of teasers after it.
+        # Nor is a thread of comments or a rail of teasers after it, nor a box holding a form
+        # (a comment section with its reply form, a sign-up box): a story's parts hold none,
+        # and without class names nothing else marks them.
         after = set(el.itersiblings()) if found else set()
-        return [s for s in found if s not in after or not self._thread(s)]
+        return [s for s in found if s not in after or not (self._thread(s) or _holds_form(s))]
 
     def _thread(self, box) -> bool:
         """Whether ``box`` holds, in itself or in a child, a run of at least ``POSTS`` boxes of
@@ -592,17 +594,39 @@ def _rivals(kids: list, lead, others: list) -> list:
     """Of ``others``, the children that rival ``lead`` for the story. When ``lead`` holds the
     page's headline, a box after it without a headline of its own is what follows a story
     (comments, a dialog, a rail of teasers), not another story: without class names
-    nothing else tells them apart. A part of the story split off after it is merged back
-    with the siblings."""
-    if not others or not _holds_headline(lead):
+    nothing else tells them apart. When ``lead`` does not hold it, a box after ``lead``
+    that holds a form (a sign-up or paywall box, a comment section) is no story either. A
+    part of the story split off after it is merged back with the siblings."""
+    if not others:
         return others
     after = kids.index(lead)
+    if not _holds_headline(lead):
+        return [c for c in others if kids.index(c) < after or not _holds_form(c)]
     return [c for c in others if kids.index(c) < after or _holds_headline(c)]
 
 
 def _pictured(box) -> bool:
     """Whether ``box`` holds a picture: its text is the picture's caption or credit."""
     return next(box.iter("img", "picture", "figure", "video"), None) is not None
+
+
+def _under_picture(el) -> bool:
+    """Whether ``el`` follows a picture in the first box around it, up to ``CAPTION_LEVELS``
+    up, that holds one, and that box holds no headline: a caption, where no figure or name
+    says so (a lead beside the lead picture in the article's header holds the headline)."""
+    box = el
+    for _ in range(CAPTION_LEVELS):
+        box = box.getparent()
+        if box is None:
+            return False
+        picture = next(box.iter("img", "picture", "video"), None)
+        if picture is not None:
+            return not _holds_headline(box) and _page_order(picture) < _page_order(el)
+    return False
+
+
+def _holds_form(box) -> bool:
+    return next(box.iter("form"), None) is not None
 
 
 def _holds_headline(box) -> bool:
