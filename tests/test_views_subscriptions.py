@@ -152,6 +152,17 @@ def test_a_file_that_is_not_opml_is_refused_with_a_message(ann, client_ann, monk
     assert "could not be imported" in html and not Subscription.objects.filter(user=ann).exists()
 
 
+def test_a_file_declaring_a_non_text_codec_imports_and_says_so(ann, client_ann, queued, monkeypatch,
+                                                              django_capture_on_commit_callbacks):
+    """expat raised LookupError for encoding="rot13": the task failed and the page said "Waiting" for good."""
+    data = OPML.replace(b'version="1.0"?>', b'version="1.0" encoding="rot13"?>', 1)
+    upload = SimpleUploadedFile("feeds.opml", data, content_type="text/x-opml")
+    response = import_in_worker(client_ann, upload, monkeypatch, django_capture_on_commit_callbacks)
+    assert Subscription.objects.filter(user=ann, folder="News").count() == 2
+    html = client_ann.get(response["Location"]).content.decode()
+    assert "2 subscribed" in html and "The file: ignored the encoding &#39;rot13&#39;" in html
+
+
 def test_opml_export_is_a_download(ann, client_ann):
     subscribing.follow(ann, {"https://a.example/feed": ("News", "")})
     response = client_ann.get("/subscriptions/export.opml")

@@ -44,6 +44,12 @@ def usable_content_type(content_type: str, notes) -> str:
     return content_type[:match.start()] + content_type[match.end():]
 
 
+def declared_encoding(content: bytes) -> str | None:
+    """The encoding the document's XML declaration names, if it has one."""
+    match = _XML_ENCODING.match(content)
+    return match.group(3).decode("latin-1") if match else None
+
+
 def usable_declaration(content: bytes, notes) -> bytes:
     """The document with an unusable encoding in its XML declaration replaced by utf-8."""
     match = _XML_ENCODING.match(content)

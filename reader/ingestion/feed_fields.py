@@ -64,8 +64,11 @@ class Notes:
     def add(self, message: str) -> None:
         self.counts[message] = self.counts.get(message, 0) + 1
 
+    def lines(self) -> list[str]:
+        return [m if n == 1 else f"{m} ({n} times)" for m, n in self.counts.items()]
+
     def __str__(self) -> str:
-        return "; ".join(m if n == 1 else f"{m} ({n} times)" for m, n in self.counts.items())
+        return "; ".join(self.lines())
 
 
 def text_field(value: str, is_html: bool) -> str:

@@ -13,10 +13,12 @@ from django.conf import settings
 
 from ..models import OpmlImport, Subscription
 from . import opml
+from .feed_fields import Notes
 from .subscribe import room_for
 
 MAX_PROBLEMS = 50  # problems kept to show; the count covers them all
 MAX_FEED_IDS = 2000  # the progress page follows at most this many feeds
+FILE = "The file"  # what a problem of the whole file is about
 
 
 def create(user, data: bytes) -> OpmlImport:
@@ -28,14 +30,17 @@ def run(import_id: int) -> None:
     job = OpmlImport.objects.filter(id=import_id).exclude(status=OpmlImport.Status.DONE).first()
     if job is None:
         return
+    notes = Notes()
     try:
-        outlines = opml._outlines(bytes(job.data))
+        outlines = opml._outlines(bytes(job.data), notes)
     except opml.OpmlError as exc:
         job.status, job.error, job.data = OpmlImport.Status.FAILED, str(exc)[:2000], b""
         job.save()
         return
     job.status, job.found = OpmlImport.Status.RUNNING, len(outlines)
-    job.save(update_fields=["status", "found"])
+    if not job.processed:  # what was read around in the file, shown with the outlines skipped
+        job.problems = [[FILE, note] for note in notes.lines()]
+    job.save(update_fields=["status", "found", "problems"])
     for start in range(job.processed, len(outlines), settings.OPML_IMPORT_BATCH):
         chunk = outlines[start:start + settings.OPML_IMPORT_BATCH]
         _import_chunk(job, chunk)
