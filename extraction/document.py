@@ -49,7 +49,7 @@ _MARKUP_BYTES = bytes(range(0x20, 0x7f))
 
 
 @lru_cache(maxsize=256)
-def _ascii_compatible(codec: str | None) -> str | None:
+def ascii_compatible(codec: str | None) -> str | None:
     """``codec`` if it reads ASCII markup as ASCII, else UTF-8. A <meta> tag that could be
     read as ASCII puts the page in an ASCII-compatible charset whatever it names: UTF-16
     or EBCDIC there is a mislabel (HTML's prescan reads UTF-16 labels as UTF-8 too)."""
@@ -84,7 +84,7 @@ def _sniff(data: bytes, charset: str | None) -> tuple[str, int, str | None]:
     if name:
         return name, 0, None
     match = _META_CHARSET.search(data[:4096])
-    declared = _ascii_compatible(_known(match.group(1))) if match else None
+    declared = ascii_compatible(_known(match.group(1))) if match else None
     if data.isascii():
         return declared or "utf-8", 0, None
     try:

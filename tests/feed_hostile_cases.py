@@ -89,4 +89,9 @@ CASES = {
                                                and len(s.enclosures[0]["type"]) <= 255),
     "encoding=zlib declared": (rss().replace('encoding="utf-8"', 'encoding="zlib_codec"'), XML,
                                "encoding 'zlib_codec'", None),
+    # A declaration read in ASCII cannot be in UTF-16, UTF-32 or EBCDIC; expat believed it and refused the feed.
+    "encoding=utf-16 declared on UTF-8": (rss(item="<category>Z\u00fcrich</category>").replace(
+        'encoding="utf-8"', 'encoding="utf-16"'), XML, "not written in it", lambda s: s.tags == ["Z\u00fcrich"]),
+    "encoding=cp037 declared on UTF-8": (rss().replace('encoding="utf-8"', 'encoding="cp037"'), XML,
+                                         "encoding 'cp037'", None),
 }

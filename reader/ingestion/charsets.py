@@ -9,7 +9,7 @@ import re
 
 from charset_normalizer import from_bytes
 
-from extraction.document import text_codec
+from extraction.document import ascii_compatible, text_codec
 
 _CHARSET_PARAM = re.compile(r";\s*charset\s*=\s*[\"']?([^;\"'\s]*)[\"']?", re.I)
 _XML_ENCODING = re.compile(rb"^(\xef\xbb\xbf)?(<\?xml[^>]{0,200}?encoding\s*=\s*[\"'])([^\"']{0,100})([\"'])")
@@ -51,12 +51,15 @@ def declared_encoding(content: bytes) -> str | None:
 
 
 def usable_declaration(content: bytes, notes) -> bytes:
-    """The document with an unusable encoding in its XML declaration replaced by utf-8."""
+    """The document with an unusable encoding in its XML declaration replaced by utf-8: one that is no text codec,
+    or one that does not read ASCII as ASCII (UTF-16, UTF-32, EBCDIC), since the declaration was just read in
+    ASCII (a UTF-16 document without a byte order mark does not match; it starts "<\\0?\\0")."""
     match = _XML_ENCODING.match(content)
-    if not match or usable(match.group(3).decode("latin-1")):
+    name = match.group(3).decode("latin-1") if match else ""
+    if not match or (usable(name) and ascii_compatible(text_codec(name)) == text_codec(name)):
         return content
-    notes.add(f"ignored the encoding {match.group(3).decode('latin-1')[:40]!r} the document declares: "
-              f"not a text encoding")
+    why = "not a text encoding" if not usable(name) else "the document is not written in it"
+    notes.add(f"ignored the encoding {name[:40]!r} the document declares: {why}")
     return _declared_utf8(content, match)
 
 

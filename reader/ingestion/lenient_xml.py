@@ -21,7 +21,7 @@ _XML_NAMED = {"amp;", "lt;", "gt;", "quot;", "apos;"}
 
 
 def repaired(data: bytes, notes) -> str:
-    """The document as well-formed-as-can-be text; each kind of repair is noted once with how often."""
+    """The document (whose declaration went through charsets.usable_declaration) as well-formed-as-can-be text; each kind of repair is noted once with how often."""
     return _references(xml_text(_text(data, notes)), notes)
 
 
@@ -30,9 +30,7 @@ def _text(data: bytes, notes) -> str:
     not decode them, by the detector's guess, each bad byte U+FFFD. The declaration goes, as it no longer holds."""
     data, _ = charsets.utf8_by_bom(data, "")
     declared = charsets.declared_encoding(data)
-    codec = text_codec(declared or "utf-8")
-    if codec is None or "<>".encode(codec, "replace") != b"<>":  # read in ASCII, so ASCII markup: UTF-16 lies
-        codec = "utf-8"
+    codec = text_codec(declared or "utf-8") or "utf-8"  # charsets.usable_declaration dropped unusable ones
     try:
         text = data.decode(codec)
     except UnicodeDecodeError:
