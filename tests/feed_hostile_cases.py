@@ -9,6 +9,9 @@ from django.utils import timezone
 from reader.ingestion.feed_fields import EARLIEST
 
 XML = {"Content-Type": "application/rss+xml"}
+# Text that does not compress: PostgreSQL compresses an index row before it measures it.
+CJK = "".join(chr(0x4E00 + i * 7919 % 20000) for i in range(1000))
+EMOJI = "".join(chr(0x1F300 + i * 31 % 80) + chr(0x1F600 + i * 17 % 64) for i in range(500))
 JSON = {"Content-Type": "application/feed+json"}
 
 
@@ -94,4 +97,10 @@ CASES = {
         'encoding="utf-8"', 'encoding="utf-16"'), XML, "not written in it", lambda s: s.tags == ["Z\u00fcrich"]),
     "encoding=cp037 declared on UTF-8": (rss().replace('encoding="utf-8"', 'encoding="cp037"'), XML,
                                          "encoding 'cp037'", None),
+    # 1,000 characters of CJK are 3,000 bytes: past the 2,704 a row of PostgreSQL's unique index on (feed, guid)
+    # may take, so the whole feed failed on every fetch.
+    "RSS guid of 1,000 CJK characters": (rss().replace("<guid>k1</guid>", f"<guid>{CJK}</guid>"), XML, "",
+                                         lambda s: len(s.guid.encode()) <= 2000 and CJK[:500] in s.guid),
+    "JSON id of 1,000 emoji": (jsonfeed(id=EMOJI), JSON, "", lambda s: len(s.guid.encode()) <= 2000
+                               and EMOJI.startswith(s.guid)),
 }

@@ -114,6 +114,15 @@ def test_one_bad_outline_or_declaration_keeps_the_rest_and_says_what_was_read_ar
     assert any(note in line for line in report.notes) and f"note: {report.notes[0]}" in str(report)
 
 
+def test_a_feed_address_of_3000_bytes_is_reported_not_stored(user):
+    """1,000 CJK characters pass the 2,000-character check, but not PostgreSQL's unique index on Feed.url: the
+    import task failed on it, and the import page waited for good."""
+    cjk = "".join(chr(0x4E00 + i * 7919 % 20000) for i in range(1000))
+    report = import_opml(user, opml_with(f'<outline type="rss" text="Wide" xmlUrl="http://a.example/{cjk}"/>'))
+    assert report.subscribed == 1
+    assert report.failed == [(f"http://a.example/{cjk}", "URL longer than 2000 bytes in UTF-8")]
+
+
 def test_a_well_formed_file_has_no_notes(user):
     assert import_opml(user, NESTED).notes == []
 

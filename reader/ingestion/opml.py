@@ -19,7 +19,7 @@ from django.utils import timezone
 from extraction.document import xml_text
 
 from . import charsets, lenient_xml, subscribe
-from .feed_fields import Notes
+from .feed_fields import Notes, unstorable_url
 
 FOLDER_SEPARATOR = "/"
 MAX_FOLDER_DEPTH = 20  # deeper outlines are read into the 20th folder; a folder path is 200 characters anyway
@@ -97,8 +97,8 @@ def _walk(body):
 
 
 def _check(url: str) -> str:
-    if len(url) > 2000:
-        return "URL longer than 2000 characters"
+    if unstorable_url(url):
+        return unstorable_url(url)
     try:
         _valid_url(url)
     except ValidationError:
