@@ -123,6 +123,14 @@ def test_a_feed_address_of_3000_bytes_is_reported_not_stored(user):
     assert report.failed == [(f"http://a.example/{cjk}", "URL longer than 2000 bytes in UTF-8")]
 
 
+def test_a_latin1_file_the_detector_calls_utf8_is_read_as_the_webs_default(user):
+    # The detector, shown only invalid UTF-8, can answer UTF-8: the decoding that just failed.
+    data = opml_with('<outline text="' + "\u00e9" * 50_000 + '" xmlUrl="http://z.example/f"/>').replace(b"\xc3\xa9", b"\xe9")
+    report = import_opml(user, data)
+    assert Subscription.objects.get(user=user, feed__url="http://z.example/f").title == "\u00e9" * 500
+    assert "the file is not in UTF-8; read it as cp1252" in report.notes
+
+
 def test_a_well_formed_file_has_no_notes(user):
     assert import_opml(user, NESTED).notes == []
 

@@ -34,7 +34,8 @@ def _text(data: bytes, notes) -> str:
     try:
         text = data.decode(codec)
     except UnicodeDecodeError:
-        guess = charsets.detect(data) or charsets.DEFAULT
+        guess = text_codec(charsets.detect(data) or charsets.DEFAULT)
+        guess = charsets.DEFAULT if guess in (None, codec) else guess  # not the one that just failed
         notes.add(f"the file is not in {declared or 'UTF-8'}; read it as {guess}")
         text = data.decode(guess, "replace")
     return _XML_DECLARATION.sub("", text, count=1)
