@@ -103,4 +103,7 @@ CASES = {
                                          lambda s: len(s.guid.encode()) <= 2000 and CJK[:500] in s.guid),
     "JSON id of 1,000 emoji": (jsonfeed(id=EMOJI), JSON, "", lambda s: len(s.guid.encode()) <= 2000
                                and EMOJI.startswith(s.guid)),
+    # The format is "json" and the version's last part, stored in 20 characters: PostgreSQL refused the feed.
+    "JSON version of 5,000 digits": (jsonfeed().replace("version/1.1", "version/" + "9" * 5000), JSON, "",
+                                     lambda s: len(s.feed.format) <= 20),
 }
