@@ -24,6 +24,7 @@ from django.db import connection
 from django.utils.dateparse import parse_datetime
 
 from .. import unread_cache
+from ..ingestion.digits import row_id
 from ..models import Entry, Feed, Rating, Story, Subscription
 from . import search
 
@@ -66,7 +67,7 @@ def scope_from(data) -> Scope:
     """The view a query string or form asks for (filter, sort, feed, folder, q); unknown filters and sorts fall
     back to the defaults. ValueError for a feed that cannot be a row id, a folder that cannot be a name."""
     filter_name, sort, feed = data.get("filter", ""), data.get("sort", ""), data.get("feed", "")
-    if feed and not (feed.isascii() and feed.isdigit() and len(feed) <= 18):
+    if feed and row_id(feed) is None:
         raise ValueError(f"not a feed id: {feed[:40]!r}")
     folder = data.get("folder")
     if folder is not None and "\x00" in folder:  # no folder holds one, and PostgreSQL refuses it in a query
