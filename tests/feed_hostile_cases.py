@@ -103,6 +103,10 @@ CASES = {
                                          lambda s: len(s.guid.encode()) <= 2000 and CJK[:500] in s.guid),
     "JSON id of 1,000 emoji": (jsonfeed(id=EMOJI), JSON, "", lambda s: len(s.guid.encode()) <= 2000
                                and EMOJI.startswith(s.guid)),
+    # The server's type was believed over the body: JSON parsing of RSS refused the whole feed.
+    "RSS served as application/json": (rss(), {"Content-Type": "application/json; charset=utf-8"}, "", None),
+    "UTF-16 RSS served as application/feed+json": (rss().replace(' encoding="utf-8"', "").encode("utf-16"),
+                                                  {"Content-Type": "application/feed+json"}, "", None),
     # The format is "json" and the version's last part, stored in 20 characters: PostgreSQL refused the feed.
     "JSON version of 5,000 digits": (jsonfeed().replace("version/1.1", "version/" + "9" * 5000), JSON, "",
                                      lambda s: len(s.feed.format) <= 20),

@@ -30,6 +30,8 @@ feedparser.encodings.lazy_chardet_encoding = charsets.detect
 # Python reads as a number) crashed feedparser's lenient parser, and with it the whole feed.
 _CHAR_REF = re.compile(rb"&#([xX][0-9a-fA-F]+|[0-9]+)")
 _MAX_REF_DIGITS = 8
+# How an XML document starts, in UTF-8 (with or without a byte order mark) or UTF-16.
+_MARKUP_START = (b"<", b"\xef\xbb\xbf<", b"\xff\xfe<\x00", b"\xfe\xff\x00<")
 # The end of an RSS <item> or Atom <entry>, namespaced or not: where a document may be cut after N entries.
 _ENTRY_END = re.compile(rb"</(?:[A-Za-z_][\w.-]*:)?(?:item|entry)\s*>")
 
@@ -48,7 +50,9 @@ def _struct_date(stamp, notes: Notes) -> datetime | None:
 def parse(content: bytes, url: str, content_type: str = "", max_entries: int = 500) -> ParsedFeed:
     notes = Notes()
     head = content[:4096].lstrip()
-    if "json" in content_type or head.startswith((b"{", b"\xef\xbb\xbf{")):
+    # The body decides over the server's type: an RSS feed served as application/json was refused whole.
+    markup = head.startswith(_MARKUP_START)
+    if not markup and ("json" in content_type or head.startswith((b"{", b"\xef\xbb\xbf{"))):
         parsed = jsonfeed.parse(content, url, max_entries, notes)
     else:
         content, content_type = charsets.utf8_by_bom(content, content_type)
