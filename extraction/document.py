@@ -44,8 +44,9 @@ def text_codec(name: str) -> str | None:
     return codec
 
 
-# The ASCII bytes markup is written in.
-_MARKUP_BYTES = bytes(range(0x20, 0x7f))
+# The ASCII bytes markup is written in, and backslash escapes, which Python's unicode_escape and
+# raw_unicode_escape (no charset of the web) read as other characters.
+_MARKUP_BYTES = bytes(range(0x20, 0x7f)) + b"\\n\\u0041\\x41"
 
 
 @lru_cache(maxsize=256)

@@ -103,6 +103,13 @@ CASES = {
                                          lambda s: len(s.guid.encode()) <= 2000 and CJK[:500] in s.guid),
     "JSON id of 1,000 emoji": (jsonfeed(id=EMOJI), JSON, "", lambda s: len(s.guid.encode()) <= 2000
                                and EMOJI.startswith(s.guid)),
+    # A charset that does not read ASCII as ASCII, named for a document whose markup reads in ASCII: EBCDIC refused
+    # the feed whole; Python's unicode_escape (no charset of the web) read "C:\\new" as a line break.
+    "charset=cp037 on ASCII markup": (rss(), {"Content-Type": "application/rss+xml; charset=cp037"},
+                                      "charset 'cp037' named by the server: the document is not written in it", None),
+    "charset=unicode_escape": (rss(item="<category>C:\\new \\u0041</category>"),
+                               {"Content-Type": "application/rss+xml; charset=unicode_escape"},
+                               "charset 'unicode_escape'", lambda s: s.tags == ["C:\\new \\u0041"]),
     # The server's type was believed over the body: JSON parsing of RSS refused the whole feed.
     "RSS served as application/json": (rss(), {"Content-Type": "application/json; charset=utf-8"}, "", None),
     "UTF-16 RSS served as application/feed+json": (rss().replace(' encoding="utf-8"', "").encode("utf-16"),

@@ -58,3 +58,11 @@ def test_a_meta_tag_naming_a_charset_that_is_not_ascii_compatible_is_a_mislabel(
             f"<body>{STORY}<p>Caf&eacute; owners welcomed it.</p></body></html>")
     article = extract(page.encode("ascii"))
     assert "footbridge" in article.text and "Caf\u00e9 owners" in article.text
+
+
+@pytest.mark.parametrize("codec", ["unicode_escape", "raw_unicode_escape"])
+def test_a_meta_tag_naming_a_python_escape_codec_is_a_mislabel(codec):
+    # Python decodes with these, but no page is written in one: they read "C:\\new" and "\\u0041" as other text.
+    page = (f"<html><head><meta charset='{codec}'></head><body>{STORY}<p>Save it to C:\\new\\u0041 before the vote "
+            f"on the footbridge.</p></body></html>")
+    assert "C:\\new\\u0041" in extract(page.encode("ascii")).text

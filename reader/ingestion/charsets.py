@@ -16,6 +16,7 @@ _XML_ENCODING = re.compile(rb"^(\xef\xbb\xbf)?(<\?xml[^>]{0,200}?encoding\s*=\s*
 # Text between tags, kept when it holds non-ASCII bytes. "<" and ">" are never the second byte of a character
 # in the legacy CJK encodings, so cutting there splits no character.
 _TEXT = re.compile(rb"[^<>]+")
+_ASCII_MARKUP = re.compile(rb"\s*<[!?A-Za-z]")  # a document whose first tag reads in ASCII
 _NON_ASCII = re.compile(rb"[\x80-\xff]")
 # Detection reads only such text (markup tells it nothing), at most this much of it from the start of the
 # document: a bounded cost whatever the feed's size.
@@ -35,13 +36,21 @@ def usable(name: str) -> bool:
     return text_codec(name) is not None
 
 
-def usable_content_type(content_type: str, notes) -> str:
-    """The Content-Type without a charset parameter that no text codec answers to."""
+def usable_content_type(content_type: str, notes, content: bytes = b"") -> str:
+    """The Content-Type without a charset parameter that no text codec answers to, or that does not read ASCII as
+    ASCII when the content starts with ASCII markup (EBCDIC refused such a feed whole; Python's unicode_escape
+    read "C:\\new" as a line break)."""
     match = _CHARSET_PARAM.search(content_type or "")
-    if not match or not match.group(1) or usable(match.group(1)):
+    name = match.group(1) if match else ""
+    if not name or (usable(name) and not (_ASCII_MARKUP.match(content) and not _reads_ascii(name))):
         return content_type
-    notes.add(f"ignored the charset {match.group(1)[:40]!r} named by the server: not a text encoding")
+    why = "not a text encoding" if not usable(name) else "the document is not written in it"
+    notes.add(f"ignored the charset {name[:40]!r} named by the server: {why}")
     return content_type[:match.start()] + content_type[match.end():]
+
+
+def _reads_ascii(name: str) -> bool:
+    return ascii_compatible(text_codec(name)) == text_codec(name)
 
 
 def declared_encoding(content: bytes) -> str | None:
@@ -56,7 +65,7 @@ def usable_declaration(content: bytes, notes) -> bytes:
     ASCII (a UTF-16 document without a byte order mark does not match; it starts "<\\0?\\0")."""
     match = _XML_ENCODING.match(content)
     name = match.group(3).decode("latin-1") if match else ""
-    if not match or (usable(name) and ascii_compatible(text_codec(name)) == text_codec(name)):
+    if not match or (usable(name) and _reads_ascii(name)):
         return content
     why = "not a text encoding" if not usable(name) else "the document is not written in it"
     notes.add(f"ignored the encoding {name[:40]!r} the document declares: {why}")

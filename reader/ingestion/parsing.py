@@ -56,7 +56,8 @@ def parse(content: bytes, url: str, content_type: str = "", max_entries: int = 5
         parsed = jsonfeed.parse(content, url, max_entries, notes)
     else:
         content, content_type = charsets.utf8_by_bom(content, content_type)
-        parsed = _parse_xml(content, url, charsets.usable_content_type(content_type, notes), max_entries, notes)
+        parsed = _parse_xml(content, url, charsets.usable_content_type(content_type, notes, content), max_entries,
+                             notes)
     parsed.entries = [_without_controls(entry) for entry in parsed.entries[:max_entries]]
     parsed.problem = "; ".join(p for p in (parsed.problem, str(notes)) if p)
     return _without_controls(parsed)
