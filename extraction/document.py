@@ -14,6 +14,7 @@ from .article import ExtractionError
 from .nesting import flatten
 
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_\-:.]+)""", re.I)
+_ASCII_MARKUP = re.compile(rb"\s*<[!?A-Za-z]")  # a document whose first tag reads in ASCII
 _BOMS = [(codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be")]
 _BOM_PREFIXES = tuple(bom for bom, _ in _BOMS)
 
@@ -63,6 +64,12 @@ def ascii_compatible(codec: str | None) -> str | None:
     return codec if same else "utf-8"
 
 
+def contradicted(codec: str | None, data: bytes) -> bool:
+    """Whether ``data``, whose first tag reads in ASCII, cannot be in ``codec`` (one that reads ASCII as something
+    else: UTF-16, UTF-32, EBCDIC, Python's escape codecs)."""
+    return bool(codec) and _ASCII_MARKUP.match(data) is not None and ascii_compatible(codec) != codec
+
+
 def detect_charset(data: bytes, charset: str | None = None) -> tuple[str, int]:
     """(codec name, bytes to skip): BOM first, then the caller's (HTTP) charset, then
     <meta charset>, then detection.
@@ -82,7 +89,9 @@ def _sniff(data: bytes, charset: str | None) -> tuple[str, int, str | None]:
         if data.startswith(bom):
             return name, len(bom), None
     name = _known(charset)
-    if name:
+    # A page whose first tag reads in ASCII is not in the server's UTF-16, EBCDIC or escape codec: a mislabel,
+    # ignored as a <meta> naming one is (the page was read as that codec's garble).
+    if name and not contradicted(name, data):
         return name, 0, None
     match = _META_CHARSET.search(data[:4096])
     declared = ascii_compatible(_known(match.group(1))) if match else None

@@ -9,14 +9,13 @@ import re
 
 from charset_normalizer import from_bytes
 
-from extraction.document import ascii_compatible, text_codec
+from extraction.document import ascii_compatible, contradicted, text_codec
 
 _CHARSET_PARAM = re.compile(r";\s*charset\s*=\s*[\"']?([^;\"'\s]*)[\"']?", re.I)
 _XML_ENCODING = re.compile(rb"^(\xef\xbb\xbf)?(<\?xml[^>]{0,200}?encoding\s*=\s*[\"'])([^\"']{0,100})([\"'])")
 # Text between tags, kept when it holds non-ASCII bytes. "<" and ">" are never the second byte of a character
 # in the legacy CJK encodings, so cutting there splits no character.
 _TEXT = re.compile(rb"[^<>]+")
-_ASCII_MARKUP = re.compile(rb"\s*<[!?A-Za-z]")  # a document whose first tag reads in ASCII
 _NON_ASCII = re.compile(rb"[\x80-\xff]")
 # Detection reads only such text (markup tells it nothing), at most this much of it from the start of the
 # document: a bounded cost whatever the feed's size.
@@ -42,7 +41,7 @@ def usable_content_type(content_type: str, notes, content: bytes = b"") -> str:
     read "C:\\new" as a line break)."""
     match = _CHARSET_PARAM.search(content_type or "")
     name = match.group(1) if match else ""
-    if not name or (usable(name) and not (_ASCII_MARKUP.match(content) and not _reads_ascii(name))):
+    if not name or (usable(name) and not contradicted(text_codec(name), content)):
         return content_type
     why = "not a text encoding" if not usable(name) else "the document is not written in it"
     notes.add(f"ignored the charset {name[:40]!r} named by the server: {why}")
