@@ -14,6 +14,7 @@ from .article import ExtractionError
 from .nesting import flatten
 
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_\-:.]+)""", re.I)
+_ASCII_MARKUP = re.compile(rb"\s*<[!?A-Za-z]")  # a document whose first tag reads in ASCII
 _BOMS = [(codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be")]
 _BOM_PREFIXES = tuple(bom for bom, _ in _BOMS)
 
@@ -44,12 +45,13 @@ def text_codec(name: str) -> str | None:
     return codec
 
 
-# The ASCII bytes markup is written in.
-_MARKUP_BYTES = bytes(range(0x20, 0x7f))
+# The ASCII bytes markup is written in, and backslash escapes, which Python's unicode_escape and
+# raw_unicode_escape (no charset of the web) read as other characters.
+_MARKUP_BYTES = bytes(range(0x20, 0x7f)) + b"\\n\\u0041\\x41"
 
 
 @lru_cache(maxsize=256)
-def _ascii_compatible(codec: str | None) -> str | None:
+def ascii_compatible(codec: str | None) -> str | None:
     """``codec`` if it reads ASCII markup as ASCII, else UTF-8. A <meta> tag that could be
     read as ASCII puts the page in an ASCII-compatible charset whatever it names: UTF-16
     or EBCDIC there is a mislabel (HTML's prescan reads UTF-16 labels as UTF-8 too)."""
@@ -60,6 +62,12 @@ def _ascii_compatible(codec: str | None) -> str | None:
     except ValueError:
         same = False
     return codec if same else "utf-8"
+
+
+def contradicted(codec: str | None, data: bytes) -> bool:
+    """Whether ``data``, whose first tag reads in ASCII, cannot be in ``codec`` (one that reads ASCII as something
+    else: UTF-16, UTF-32, EBCDIC, Python's escape codecs)."""
+    return bool(codec) and _ASCII_MARKUP.match(data) is not None and ascii_compatible(codec) != codec
 
 
 def detect_charset(data: bytes, charset: str | None = None) -> tuple[str, int]:
@@ -81,10 +89,12 @@ def _sniff(data: bytes, charset: str | None) -> tuple[str, int, str | None]:
         if data.startswith(bom):
             return name, len(bom), None
     name = _known(charset)
-    if name:
+    # A page whose first tag reads in ASCII is not in the server's UTF-16, EBCDIC or escape codec: a mislabel,
+    # ignored as a <meta> naming one is (the page was read as that codec's garble).
+    if name and not contradicted(name, data):
         return name, 0, None
     match = _META_CHARSET.search(data[:4096])
-    declared = _ascii_compatible(_known(match.group(1))) if match else None
+    declared = ascii_compatible(_known(match.group(1))) if match else None
     if data.isascii():
         return declared or "utf-8", 0, None
     try:

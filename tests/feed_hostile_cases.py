@@ -10,6 +10,9 @@ from django.utils import timezone
 from reader.ingestion.feed_fields import EARLIEST
 
 XML = {"Content-Type": "application/rss+xml"}
+# Text that does not compress: PostgreSQL compresses an index row before it measures it.
+CJK = "".join(chr(0x4E00 + i * 7919 % 20000) for i in range(1000))
+EMOJI = "".join(chr(0x1F300 + i * 31 % 80) + chr(0x1F600 + i * 17 % 64) for i in range(500))
 JSON = {"Content-Type": "application/feed+json"}
 
 
@@ -102,4 +105,29 @@ CASES = {
                                                and len(s.enclosures[0]["type"]) <= 255),
     "encoding=zlib declared": (rss().replace('encoding="utf-8"', 'encoding="zlib_codec"'), XML,
                                "encoding 'zlib_codec'", None),
+    # A declaration read in ASCII cannot be in UTF-16, UTF-32 or EBCDIC; expat believed it and refused the feed.
+    "encoding=utf-16 declared on UTF-8": (rss(item="<category>Z\u00fcrich</category>").replace(
+        'encoding="utf-8"', 'encoding="utf-16"'), XML, "not written in it", lambda s: s.tags == ["Z\u00fcrich"]),
+    "encoding=cp037 declared on UTF-8": (rss().replace('encoding="utf-8"', 'encoding="cp037"'), XML,
+                                         "encoding 'cp037'", None),
+    # 1,000 characters of CJK are 3,000 bytes: past the 2,704 a row of PostgreSQL's unique index on (feed, guid)
+    # may take, so the whole feed failed on every fetch.
+    "RSS guid of 1,000 CJK characters": (rss().replace("<guid>k1</guid>", f"<guid>{CJK}</guid>"), XML, "",
+                                         lambda s: len(s.guid.encode()) <= 2000 and CJK[:500] in s.guid),
+    "JSON id of 1,000 emoji": (jsonfeed(id=EMOJI), JSON, "", lambda s: len(s.guid.encode()) <= 2000
+                               and EMOJI.startswith(s.guid)),
+    # A charset that does not read ASCII as ASCII, named for a document whose markup reads in ASCII: EBCDIC refused
+    # the feed whole; Python's unicode_escape (no charset of the web) read "C:\\new" as a line break.
+    "charset=cp037 on ASCII markup": (rss(), {"Content-Type": "application/rss+xml; charset=cp037"},
+                                      "charset 'cp037' named by the server: the document is not written in it", None),
+    "charset=unicode_escape": (rss(item="<category>C:\\new \\u0041</category>"),
+                               {"Content-Type": "application/rss+xml; charset=unicode_escape"},
+                               "charset 'unicode_escape'", lambda s: s.tags == ["C:\\new \\u0041"]),
+    # The server's type was believed over the body: JSON parsing of RSS refused the whole feed.
+    "RSS served as application/json": (rss(), {"Content-Type": "application/json; charset=utf-8"}, "", None),
+    "UTF-16 RSS served as application/feed+json": (rss().replace(' encoding="utf-8"', "").encode("utf-16"),
+                                                  {"Content-Type": "application/feed+json"}, "", None),
+    # The format is "json" and the version's last part, stored in 20 characters: PostgreSQL refused the feed.
+    "JSON version of 5,000 digits": (jsonfeed().replace("version/1.1", "version/" + "9" * 5000), JSON, "",
+                                     lambda s: len(s.feed.format) <= 20),
 }

@@ -70,6 +70,15 @@ def test_bad_filter_and_bad_cursor_are_clear_400s(client_ann):
     assert response.status_code == 400 and response.json()["error"]["code"] == "bad_cursor"
 
 
+def test_a_folder_holding_a_nul_is_a_clear_400_and_404(client_ann):
+    """PostgreSQL refuses NUL in any query: the folder filter of the feed page, a story's page, "mark all read" and
+    this API were 500s for ?folder=%00."""
+    response = client_ann.get("/api/stories?folder=a%00b")
+    assert response.status_code == 400 and response.json()["error"]["code"] == "bad_folder"
+    assert client_ann.get("/?folder=%00").status_code == 404
+    assert client_ann.post("/read-all", {"folder": "\x00", "upto": "5"}).status_code == 404
+
+
 def test_anonymous_gets_401_json():
     response = Client().get("/api/stories")
     assert response.status_code == 401 and "Log in" in response.json()["error"]["message"]

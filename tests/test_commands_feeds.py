@@ -70,3 +70,10 @@ def test_add_feed_refuses_bad_arguments_with_a_clear_message(args, message):
     with pytest.raises(CommandError, match=message):
         call_command("add_feed", *args)
     assert not Feed.objects.exists()
+
+
+@pytest.mark.parametrize("feed", ["\u00b2", "9" * 20, "9" * 5000])
+def test_fetch_feeds_names_a_feed_that_is_no_id_and_no_address(feed):
+    # "²" passes str.isdigit() and not int(); 20 digits overflow the id column; 5,000 are past int()'s limit.
+    with pytest.raises(CommandError, match="no feed"):
+        call_command("fetch_feeds", feed)

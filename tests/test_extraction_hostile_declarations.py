@@ -58,3 +58,25 @@ def test_a_meta_tag_naming_a_charset_that_is_not_ascii_compatible_is_a_mislabel(
             f"<body>{STORY}<p>Caf&eacute; owners welcomed it.</p></body></html>")
     article = extract(page.encode("ascii"))
     assert "footbridge" in article.text and "Caf\u00e9 owners" in article.text
+
+
+@pytest.mark.parametrize("codec", ["unicode_escape", "raw_unicode_escape"])
+def test_a_meta_tag_naming_a_python_escape_codec_is_a_mislabel(codec):
+    # Python decodes with these, but no page is written in one: they read "C:\\new" and "\\u0041" as other text.
+    page = (f"<html><head><meta charset='{codec}'></head><body>{STORY}<p>Save it to C:\\new\\u0041 before the vote "
+            f"on the footbridge.</p></body></html>")
+    assert "C:\\new\\u0041" in extract(page.encode("ascii")).text
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-32", "cp037", "unicode_escape"])
+def test_a_server_charset_the_pages_ascii_markup_contradicts_is_a_mislabel(codec):
+    # The page's first tag reads in ASCII, so it is not in the server's charset: it was read as that codec's garble
+    # (the extraction demo showed UTF-16 "text" made of CJK characters).
+    page = f"<html><head><title>Bridge</title></head><body>{STORY}<p>Caf\u00e9 owners welcomed it.</p></body></html>"
+    article = extract(page.encode("utf-8"), charset=codec)
+    assert "footbridge" in article.text and "Caf\u00e9 owners" in article.text
+
+
+def test_a_utf16_page_without_a_mark_still_follows_the_servers_charset():
+    page = f"<html><head><title>Bridge</title></head><body>{STORY}</body></html>"
+    assert "footbridge" in extract(page.encode("utf-16-le"), charset="utf-16-le").text

@@ -80,3 +80,18 @@ def test_an_unreadable_link_or_base_is_passed_over_not_the_page(server, allow_lo
     url = server.add("/site/", page(f'{base}<link rel="alternate" type="application/rss+xml" href="http://[x/">'
                                     '<link rel="alternate" type="application/atom+xml" href="/good.atom" title="Good">'))
     assert discover(url) == [Candidate(server.url("/good.atom"), "Good", "atom")]
+
+
+CJK = "".join(chr(0x4E00 + i * 7919 % 20000) for i in range(1000))  # 3,000 bytes that do not compress
+
+
+@pytest.mark.parametrize("href", ["/f?" + "a" * 2500, "/" + CJK], ids=["2,500 characters", "3,000 bytes"])
+def test_a_feed_address_too_long_to_store_is_passed_over_and_said(server, allow_loopback, href):
+    """Feed.url holds 2,000 characters, its unique index on PostgreSQL 2,704 bytes: subscribing to such a feed
+    was a DataError or OperationalError there, a 500 on the subscribe form and the sync API's quickadd."""
+    alone = server.add("/alone/", page(f'<link rel="alternate" type="application/rss+xml" href="{href}">'))
+    with pytest.raises(DiscoveryError, match="address cannot be used: URL longer than 2000"):
+        discover(alone)
+    beside = server.add("/beside/", page(f'<link rel="alternate" type="application/rss+xml" href="{href}">'
+                                         '<link rel="alternate" type="application/atom+xml" href="/good.atom">'))
+    assert discover(beside) == [Candidate(server.url("/good.atom"), "", "atom")]

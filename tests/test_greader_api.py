@@ -93,6 +93,34 @@ def test_bad_parameters_are_a_clear_400(ann, path):
     assert answer.status_code == 400 and answer.json()["error"]["message"]
 
 
+@pytest.mark.parametrize("call", [
+    "GET reader/api/0/stream/items/ids?output=json&s=user/-/label/a%00b",
+    "GET reader/api/0/stream/contents/user/-/label/a%00b?output=json",
+    "GET reader/api/0/stream/contents/feed/http://a.example/%00?output=json",
+    "POST reader/api/0/mark-all-as-read s=user/-/label/Lo%00cal",
+    "POST reader/api/0/rename-tag s=user/-/label/Local&dest=user/-/label/a%00b",
+    "POST reader/api/0/subscription/edit ac=edit&s=feed/https://city.example/feed&t=Ci%00ty",
+    "POST reader/api/0/edit-tag i=1&a=user/-/label/a%00b",
+    "POST reader/api/0/disable-tag s=user/-/label/Lo%00cal",
+])
+def test_a_nul_anywhere_is_a_clear_400_and_changes_nothing(ann, call):
+    """PostgreSQL refuses NUL in any query: each of these was a DataError, a 500, there (and stored a title or
+    a folder holding one on SQLite)."""
+    turn_on(ann)
+    library(ann)
+    app = signed_in(ann)
+    state = lambda: (list(Subscription.objects.order_by("id").values_list("folder", "title")),  # noqa: E731
+                     list(Entry.objects.order_by("id").values_list("read", "saved")))
+    before = state()
+    method, path = call.split(" ", 1)
+    if method == "GET":
+        answer = app.get(path)
+    else:
+        path, body = path.split(" ")
+        answer = app.post(path, f"T={app.token}&{body}")
+    assert answer.status_code == 400 and b"NUL" in answer.content and state() == before
+
+
 @pytest.mark.parametrize("body", [
     "i=", "i=abc", "i=-5", "i=0", "i=99999999999999999999", "i=tag:google.com,2005:reader/item/",
     "i=tag:google.com,2005:reader/item/xyz", "i=tag:google.com,2005:reader/item/12345678901234567",

@@ -85,6 +85,72 @@ def test_bad_files_import_nothing(user, data, message):
     assert not Subscription.objects.exists()
 
 
+GOOD = '<outline type="rss" text="Good" xmlUrl="http://good.example/feed"/>'
+
+
+def opml_with(outline: str, declaration: str = '<?xml version="1.0"?>') -> bytes:
+    return f'{declaration}<opml version="2.0"><body>{GOOD}{outline}</body></opml>'.encode()
+
+
+@pytest.mark.parametrize("data, url, title, note", [
+    # A charset name that is no text codec made expat raise LookupError, out of the import task.
+    (opml_with('<outline text="Z\u00fcrich" xmlUrl="http://z.example/f"/>', '<?xml version="1.0" encoding="rot13"?>'),
+     "http://z.example/f", "Z\u00fcrich", "ignored the encoding 'rot13' the document declares: not a text encoding"),
+    (opml_with('<outline text="Z\u00fcrich" xmlUrl="http://z.example/f"/>', '<?xml version="1.0" encoding="base64"?>'),
+     "http://z.example/f", "Z\u00fcrich", "ignored the encoding 'base64'"),
+    (opml_with('<outline text="A" xmlUrl="http://a.example/f?a=1&b=2"/>'),
+     "http://a.example/f?a=1&b=2", "A", 'read an "&" that starts no reference as itself'),
+    (opml_with('<outline text="A&#xD800;&nbsp;B" xmlUrl="http://a.example/f"/>'),
+     "http://a.example/f", "A\ufffd B", "read a reference to no XML character as \ufffd"),
+    (opml_with('<outline text="Z\u00fcrich" xmlUrl="http://z.example/f"/>').replace(b"\xc3\xbc", b"\xfc"),
+     "http://z.example/f", "Z\u00fcrich", "the file is not in UTF-8; read it as"),
+    (opml_with('<outline text="A\x01" xmlUrl="http://a.example/f"/>', '<?xml version="1.0" encoding="utf-16"?>'),
+     "http://a.example/f", "A", "not well-formed XML"),
+])
+def test_one_bad_outline_or_declaration_keeps_the_rest_and_says_what_was_read_around(user, data, url, title, note):
+    report = import_opml(user, data)
+    labels = dict(Subscription.objects.filter(user=user).values_list("feed__url", "title"))
+    assert labels == {"http://good.example/feed": "Good", url: title}
+    assert any(note in line for line in report.notes) and f"note: {report.notes[0]}" in str(report)
+
+
+def test_a_feed_address_of_3000_bytes_is_reported_not_stored(user):
+    """1,000 CJK characters pass the 2,000-character check, but not PostgreSQL's unique index on Feed.url: the
+    import task failed on it, and the import page waited for good."""
+    cjk = "".join(chr(0x4E00 + i * 7919 % 20000) for i in range(1000))
+    report = import_opml(user, opml_with(f'<outline type="rss" text="Wide" xmlUrl="http://a.example/{cjk}"/>'))
+    assert report.subscribed == 1
+    assert report.failed == [(f"http://a.example/{cjk}", "URL longer than 2000 bytes in UTF-8")]
+
+
+def test_a_latin1_file_the_detector_calls_utf8_is_read_as_the_webs_default(user):
+    # The detector, shown only invalid UTF-8, can answer UTF-8: the decoding that just failed.
+    data = opml_with('<outline text="' + "\u00e9" * 50_000 + '" xmlUrl="http://z.example/f"/>').replace(b"\xc3\xa9", b"\xe9")
+    report = import_opml(user, data)
+    assert Subscription.objects.get(user=user, feed__url="http://z.example/f").title == "\u00e9" * 500
+    assert "the file is not in UTF-8; read it as cp1252" in report.notes
+
+
+def test_a_well_formed_file_has_no_notes(user):
+    assert import_opml(user, NESTED).notes == []
+
+
+def test_entities_are_still_refused_when_the_file_is_also_broken(user):
+    data = (b'<?xml version="1.0"?><!DOCTYPE opml [<!ENTITY x "&#38;x;&#38;x;">]><opml><body>'
+            b'<outline xmlUrl="http://a.example/?a&b" text="&x;"/></body></opml>')
+    with pytest.raises(OpmlError, match="EntitiesForbidden"):
+        import_opml(user, data)
+
+
+def test_outlines_inside_a_feeds_outline_are_not_lost(user):
+    data = opml_with('<outline type="rss" text="Parent" xmlUrl="http://p.example/f">'
+                     '<outline type="rss" text="Child" xmlUrl="http://c.example/f"/></outline>')
+    report = import_opml(user, data)
+    folders = dict(Subscription.objects.filter(user=user).values_list("feed__url", "folder"))
+    assert folders == {"http://good.example/feed": "", "http://p.example/f": "", "http://c.example/f": "Parent"}
+    assert report.found == 3
+
+
 def test_export_round_trips_folders(user):
     import_opml(user, NESTED)
     Feed.objects.filter(url="https://daily.example/feed").update(title="Daily & Co", site_url="https://daily.example/")

@@ -10,7 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
 from extraction.fetch import FetchError
-from reader.ingestion import feeds, opml_import
+from reader.ingestion import feeds, opml, opml_import
 from reader.ingestion.discovery import Candidate
 from reader.ingestion import subscribe as subscribing
 from reader.models import Entry, Rating, Subscription
@@ -150,6 +150,40 @@ def test_a_file_that_is_not_opml_is_refused_with_a_message(ann, client_ann, monk
     response = import_in_worker(client_ann, upload, monkeypatch, django_capture_on_commit_callbacks)
     html = client_ann.get(response["Location"]).content.decode()
     assert "could not be imported" in html and not Subscription.objects.filter(user=ann).exists()
+
+
+def test_a_file_declaring_a_non_text_codec_imports_and_says_so(ann, client_ann, queued, monkeypatch,
+                                                              django_capture_on_commit_callbacks):
+    """expat raised LookupError for encoding="rot13": the task failed and the page said "Waiting" for good."""
+    data = OPML.replace(b'version="1.0"?>', b'version="1.0" encoding="rot13"?>', 1)
+    upload = SimpleUploadedFile("feeds.opml", data, content_type="text/x-opml")
+    response = import_in_worker(client_ann, upload, monkeypatch, django_capture_on_commit_callbacks)
+    assert Subscription.objects.filter(user=ann, folder="News").count() == 2
+    html = client_ann.get(response["Location"]).content.decode()
+    assert "2 subscribed" in html and "The file: ignored the encoding &#39;rot13&#39;" in html
+
+
+def test_an_import_that_fails_midway_says_so_and_a_retry_resumes(ann, client_ann, queued, monkeypatch, settings):
+    """Any error out of a chunk (a database refusing a row, a bug) left the job "running": the page said
+    "Importing" for good. It is recorded on the job, and the task's retry resumes and clears it."""
+    settings.OPML_IMPORT_BATCH = 1
+    job = opml_import.create(ann, OPML)
+    real, calls = opml.import_opml, []
+
+    def second_chunk_fails(user, data):
+        calls.append(1)
+        if len(calls) == 2:
+            raise RuntimeError("index row size 3040 exceeds maximum 2704")
+        return real(user, data)
+
+    monkeypatch.setattr(opml, "import_opml", second_chunk_fails)
+    with pytest.raises(RuntimeError):
+        opml_import.run(job.id)
+    html = client_ann.get(f"/subscriptions/import/{job.id}/").content.decode()
+    assert "could not be imported: it stopped after 1 of 3 feeds: index row size 3040" in html
+    opml_import.run(job.id)
+    job.refresh_from_db()
+    assert (job.status, job.error, job.processed, job.subscribed) == ("done", "", 3, 2)
 
 
 def test_opml_export_is_a_download(ann, client_ann):

@@ -9,7 +9,7 @@ import re
 
 from charset_normalizer import from_bytes
 
-from extraction.document import text_codec
+from extraction.document import ascii_compatible, contradicted, text_codec
 
 _CHARSET_PARAM = re.compile(r";\s*charset\s*=\s*[\"']?([^;\"'\s]*)[\"']?", re.I)
 _XML_ENCODING = re.compile(rb"^(\xef\xbb\xbf)?(<\?xml[^>]{0,200}?encoding\s*=\s*[\"'])([^\"']{0,100})([\"'])")
@@ -35,22 +35,39 @@ def usable(name: str) -> bool:
     return text_codec(name) is not None
 
 
-def usable_content_type(content_type: str, notes) -> str:
-    """The Content-Type without a charset parameter that no text codec answers to."""
+def usable_content_type(content_type: str, notes, content: bytes = b"") -> str:
+    """The Content-Type without a charset parameter that no text codec answers to, or that does not read ASCII as
+    ASCII when the content starts with ASCII markup (EBCDIC refused such a feed whole; Python's unicode_escape
+    read "C:\\new" as a line break)."""
     match = _CHARSET_PARAM.search(content_type or "")
-    if not match or not match.group(1) or usable(match.group(1)):
+    name = match.group(1) if match else ""
+    if not name or (usable(name) and not contradicted(text_codec(name), content)):
         return content_type
-    notes.add(f"ignored the charset {match.group(1)[:40]!r} named by the server: not a text encoding")
+    why = "not a text encoding" if not usable(name) else "the document is not written in it"
+    notes.add(f"ignored the charset {name[:40]!r} named by the server: {why}")
     return content_type[:match.start()] + content_type[match.end():]
 
 
-def usable_declaration(content: bytes, notes) -> bytes:
-    """The document with an unusable encoding in its XML declaration replaced by utf-8."""
+def _reads_ascii(name: str) -> bool:
+    return ascii_compatible(text_codec(name)) == text_codec(name)
+
+
+def declared_encoding(content: bytes) -> str | None:
+    """The encoding the document's XML declaration names, if it has one."""
     match = _XML_ENCODING.match(content)
-    if not match or usable(match.group(3).decode("latin-1")):
+    return match.group(3).decode("latin-1") if match else None
+
+
+def usable_declaration(content: bytes, notes) -> bytes:
+    """The document with an unusable encoding in its XML declaration replaced by utf-8: one that is no text codec,
+    or one that does not read ASCII as ASCII (UTF-16, UTF-32, EBCDIC), since the declaration was just read in
+    ASCII (a UTF-16 document without a byte order mark does not match; it starts "<\\0?\\0")."""
+    match = _XML_ENCODING.match(content)
+    name = match.group(3).decode("latin-1") if match else ""
+    if not match or (usable(name) and _reads_ascii(name)):
         return content
-    notes.add(f"ignored the encoding {match.group(3).decode('latin-1')[:40]!r} the document declares: "
-              f"not a text encoding")
+    why = "not a text encoding" if not usable(name) else "the document is not written in it"
+    notes.add(f"ignored the encoding {name[:40]!r} the document declares: {why}")
     return _declared_utf8(content, match)
 
 

@@ -18,3 +18,8 @@ def whole_number(text: str | None, max_digits: int = MAX_DIGITS) -> int | None:
         return None
     value = value.lstrip("0") or "0"
     return int(value) if len(value) <= max_digits else 10 ** max_digits - 1
+
+
+def row_id(text: str) -> int | None:
+    """The row id text spells in ASCII digits, if it could be one (at most 18 digits: a bigint holds 19)."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None

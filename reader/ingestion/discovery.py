@@ -19,7 +19,7 @@ from extraction.document import parse as parse_html
 from extraction.fetch import FetchError
 
 from . import fetching
-from .feed_fields import Notes, NotAFeed, absolute_url
+from .feed_fields import Notes, NotAFeed, absolute_url, unstorable_url
 from .parsing import parse
 from .politeness import HostBusy
 
@@ -117,4 +117,12 @@ def discover(url: str, budget: Budget | None = None) -> list[Candidate]:
     if not candidates:
         raise DiscoveryError("No feed found there: the page is not a feed, links to none, and none of the "
                              "usual feed addresses answered with one.")
-    return candidates
+    return _storable(candidates)
+
+
+def _storable(candidates: list[Candidate]) -> list[Candidate]:
+    """The candidates whose address can be stored as a feed's; DiscoveryError if none can."""
+    kept = [c for c in candidates if not unstorable_url(c.url)]
+    if not kept:
+        raise DiscoveryError(f"The feed's address cannot be used: {unstorable_url(candidates[0].url)}.")
+    return kept

@@ -21,6 +21,10 @@ _TRACKING = re.compile(r"^(utm_|mc_|fbclid$|gclid$|ref$|cmpid$)")
 # 40,000-character name without an "@" took 6 s when every position inside the run was tried.
 _EMAIL = re.compile(r"(?<![^\s()<>@])<?[^\s()<>@]++@[^\s()<>@]++>?")
 # Dates outside these bounds are a generator's bug, and year 0 or 10000 cannot even be stored.
+# Feed.url holds 2,000 characters, and a row of PostgreSQL's unique index on it (or on a story's guid) at most 2,704
+# bytes once compressed: a feed address or guid of 1,000 CJK characters (3,000 bytes) failed every insert.
+MAX_URL = 2000
+INDEX_BYTES = 2000
 EARLIEST = datetime(1970, 1, 1, tzinfo=dt_timezone.utc)
 FUTURE_SLACK = timedelta(days=1)  # clocks disagree; a story dated later than this is dated now
 _FOREIGN = ("math", "svg")
@@ -64,8 +68,11 @@ class Notes:
     def add(self, message: str) -> None:
         self.counts[message] = self.counts.get(message, 0) + 1
 
+    def lines(self) -> list[str]:
+        return [m if n == 1 else f"{m} ({n} times)" for m, n in self.counts.items()]
+
     def __str__(self) -> str:
-        return "; ".join(m if n == 1 else f"{m} ({n} times)" for m, n in self.counts.items())
+        return "; ".join(self.lines())
 
 
 def text_field(value: str, is_html: bool) -> str:
@@ -167,6 +174,15 @@ def normalised_link(url: str) -> str:
         host = f"{host}:{port}"
     query = urlencode(sorted((k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not _TRACKING.match(k)))
     return urlunsplit(("", host, parts.path.rstrip("/") or "/", query, ""))
+
+
+def unstorable_url(url: str) -> str:
+    """Why a feed's address cannot be stored, or "" if it can."""
+    if len(url) > MAX_URL:
+        return f"URL longer than {MAX_URL} characters"
+    if len(url.encode("utf-8", "surrogatepass")) > INDEX_BYTES:
+        return f"URL longer than {INDEX_BYTES} bytes in UTF-8"
+    return ""
 
 
 def digest(text: str) -> str:

@@ -17,7 +17,7 @@ from extraction.render import html_to_text
 from .. import unread_cache
 from ..models import Entry, Feed, Story, Subscription
 from . import fetching, schedule
-from .feed_fields import NotAFeed, ParsedEntry, ParsedFeed, digest, normalised_link
+from .feed_fields import INDEX_BYTES, NotAFeed, ParsedEntry, ParsedFeed, digest, normalised_link
 from .parsing import parse
 
 log = logging.getLogger(__name__)
@@ -38,7 +38,7 @@ class FetchOutcome:
 def story_fields(entry: ParsedEntry, now: datetime) -> dict:
     text = " ".join(html_to_text(entry.content_html).split())
     return {
-        "guid": entry.guid[:1000],
+        "guid": _key(entry.guid, 1000),
         "url": entry.url[:2000],
         "title": entry.title[:1000],
         "author": entry.author[:500],
@@ -52,6 +52,13 @@ def story_fields(entry: ParsedEntry, now: datetime) -> dict:
         "enclosures": [_enclosure(e) for e in entry.enclosures[:10] if len(e["url"]) <= 2000],
         "thumbnail": entry.thumbnail[:2000],
     }
+
+
+def _key(guid: str, characters: int, max_bytes: int = INDEX_BYTES) -> str:
+    """The guid as stored (a longer one failed the whole feed on PostgreSQL: feed_fields.INDEX_BYTES): its first characters, fewer where they are many bytes in UTF-8, no character split."""
+    guid = guid[:characters]
+    data = guid.encode()
+    return guid if len(data) <= max_bytes else data[:max_bytes].decode(errors="ignore")
 
 
 def _enclosure(enclosure: dict) -> dict:
@@ -79,7 +86,7 @@ def _distinct(feed: Feed, items: list[dict]) -> list[dict]:
         for item in group:
             if item is not holder:
                 distinct = item["link_hash"] + (item["title"] if links[item["link_hash"]] > 1 else "")
-                item["guid"] = f"{guid[:983]}#{digest(distinct)[:16]}"
+                item["guid"] = f"{_key(guid, 983, INDEX_BYTES - 17)}#{digest(distinct)[:16]}"
     return [item for group in groups.values() for item in group.values()]
 
 

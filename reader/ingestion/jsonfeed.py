@@ -35,7 +35,7 @@ def parse(content: bytes, url: str, max_entries: int = 500, notes: Notes | None 
         raise NotAFeed("not a feed: JSON Feed without an items list")
     items = [item for item in items if isinstance(item, dict)]
     return ParsedFeed(
-        format="json" + str(doc["version"]).rsplit("/", 1)[-1],
+        format=("json" + str(doc["version"]).rsplit("/", 1)[-1])[:20],  # Feed.format's length: "json1.1" and kin
         title=text_field(_text(doc.get("title")), is_html=False)[:500],
         site_url=absolute_url(url, doc.get("home_page_url"), notes, "site")[:2000],
         entries=read_entries(items[:max_entries], lambda item: _entry(item, url, notes), notes),

@@ -18,7 +18,8 @@ from django.utils import timezone
 
 from extraction.document import xml_text
 
-from . import subscribe
+from . import charsets, lenient_xml, subscribe
+from .feed_fields import Notes, unstorable_url
 
 FOLDER_SEPARATOR = "/"
 MAX_FOLDER_DEPTH = 20  # deeper outlines are read into the 20th folder; a folder path is 200 characters anyway
@@ -35,26 +36,44 @@ class ImportReport:
     subscribed: int = 0
     already: int = 0
     failed: list[tuple[str, str]] = field(default_factory=list)  # (url or title, reason)
+    notes: list[str] = field(default_factory=list)  # what was read around in the file as a whole
     new_feed_ids: list[int] = field(default_factory=list)
     feed_ids: list[int] = field(default_factory=list)  # every feed the file names that could be used
 
     def __str__(self) -> str:
         lines = [f"{self.found} feeds in the file: {self.subscribed} subscribed, {self.already} already subscribed, "
                  f"{len(self.failed)} failed"]
+        lines += [f"  note: {note}" for note in self.notes]
         lines += [f"  failed: {what}: {why}" for what, why in self.failed]
         return "\n".join(lines)
 
 
-def _outlines(data: bytes):
-    """(url, title, folder, problem) for every outline that is, or claims to be, a feed."""
-    try:
-        root = fromstring(data)
-    except (ElementTree.ParseError, DefusedXmlException, ValueError) as exc:
-        raise OpmlError(f"not an OPML file: {exc}") from None
+def _outlines(data: bytes, notes: Notes | None = None):
+    """(url, title, folder, problem) for every outline that is, or claims to be, a feed; what was read around in
+    the file is added to notes."""
+    root = _root(data, Notes() if notes is None else notes)
     body = root.find("body") if root.tag.lower() == "opml" else None
     if body is None:
         raise OpmlError("not an OPML file: no <opml> root with a <body>")
     return list(_walk(body))
+
+
+def _root(data: bytes, notes: Notes):
+    """The file's root element. A file expat refuses (a bare "&" in a URL, a Latin-1 byte in a UTF-8 file, a
+    reference to no character) is read again repaired, so that its other outlines still come in."""
+    data = charsets.usable_declaration(data, notes)  # "rot13" made expat raise LookupError, failing the task
+    try:
+        return fromstring(data)
+    except DefusedXmlException as exc:
+        raise OpmlError(f"not an OPML file: {exc}") from None
+    except (ElementTree.ParseError, ValueError) as exc:
+        strict = exc
+    try:
+        root = fromstring(lenient_xml.repaired(data, notes))
+    except (ElementTree.ParseError, DefusedXmlException, ValueError):
+        raise OpmlError(f"not an OPML file: {strict}") from None
+    notes.add(f"the file is not well-formed XML ({strict}); read it leniently")
+    return root
 
 
 def _walk(body):
@@ -70,16 +89,16 @@ def _walk(body):
         url = (outline.get("xmlUrl") or outline.get("xmlurl") or "").strip()
         if url:
             yield url, title, FOLDER_SEPARATOR.join(path)[:200], _check(url)
-        elif len(outline):
+        elif not len(outline) and (outline.get("type") or "").lower() in ("rss", "atom"):
+            yield "", title or "(untitled outline)", "", "no xmlUrl attribute"
+        if len(outline):  # a feed's outline holding outlines is their folder too: none of them is lost
             folder = path + [title or "Untitled"] if len(path) < MAX_FOLDER_DEPTH else path
             stack.append((iter(outline.findall("outline")), folder))
-        elif (outline.get("type") or "").lower() in ("rss", "atom"):
-            yield "", title or "(untitled outline)", "", "no xmlUrl attribute"
 
 
 def _check(url: str) -> str:
-    if len(url) > 2000:
-        return "URL longer than 2000 characters"
+    if unstorable_url(url):
+        return unstorable_url(url)
     try:
         _valid_url(url)
     except ValidationError:
@@ -89,8 +108,8 @@ def _check(url: str) -> str:
 
 @transaction.atomic
 def import_opml(user, data: bytes) -> ImportReport:
-    report, wanted = ImportReport(), {}
-    for url, title, folder, problem in _outlines(data):
+    report, wanted, notes = ImportReport(), {}, Notes()
+    for url, title, folder, problem in _outlines(data, notes):
         report.found += 1
         if problem:
             report.failed.append((url or title, problem))
@@ -103,6 +122,7 @@ def import_opml(user, data: bytes) -> ImportReport:
     report.feed_ids = [followed.feed_ids[u] for u in wanted]
     report.already = len(followed.already)
     report.subscribed = len(wanted) - report.already
+    report.notes = notes.lines()
     return report
 
 

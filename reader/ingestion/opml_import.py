@@ -11,12 +11,16 @@ from xml.etree import ElementTree
 
 from django.conf import settings
 
+from extraction.document import xml_text
+
 from ..models import OpmlImport, Subscription
 from . import opml
+from .feed_fields import Notes
 from .subscribe import room_for
 
 MAX_PROBLEMS = 50  # problems kept to show; the count covers them all
 MAX_FEED_IDS = 2000  # the progress page follows at most this many feeds
+FILE = "The file"  # what a problem of the whole file is about
 
 
 def create(user, data: bytes) -> OpmlImport:
@@ -28,19 +32,30 @@ def run(import_id: int) -> None:
     job = OpmlImport.objects.filter(id=import_id).exclude(status=OpmlImport.Status.DONE).first()
     if job is None:
         return
+    notes = Notes()
     try:
-        outlines = opml._outlines(bytes(job.data))
+        outlines = opml._outlines(bytes(job.data), notes)
     except opml.OpmlError as exc:
         job.status, job.error, job.data = OpmlImport.Status.FAILED, str(exc)[:2000], b""
         job.save()
         return
-    job.status, job.found = OpmlImport.Status.RUNNING, len(outlines)
-    job.save(update_fields=["status", "found"])
-    for start in range(job.processed, len(outlines), settings.OPML_IMPORT_BATCH):
-        chunk = outlines[start:start + settings.OPML_IMPORT_BATCH]
-        _import_chunk(job, chunk)
-        job.processed = start + len(chunk)
-        job.save()
+    job.status, job.found, job.error = OpmlImport.Status.RUNNING, len(outlines), ""
+    if not job.processed:  # what was read around in the file, shown with the outlines skipped
+        job.problems = [[FILE, note] for note in notes.lines()]
+    job.save(update_fields=["status", "found", "error", "problems"])
+    try:
+        for start in range(job.processed, len(outlines), settings.OPML_IMPORT_BATCH):
+            chunk = outlines[start:start + settings.OPML_IMPORT_BATCH]
+            _import_chunk(job, chunk)
+            job.processed = start + len(chunk)
+            job.save()
+    except Exception as exc:
+        # Said on the import page, which otherwise showed "Importing" for good; a retry of the task resumes after
+        # the last finished chunk and clears it. The chunk that failed was rolled back whole.
+        job.status = OpmlImport.Status.FAILED
+        job.error = xml_text(f"it stopped after {job.processed} of {job.found} feeds: {exc}")[:2000]
+        OpmlImport.objects.filter(id=job.id).update(status=job.status, error=job.error)
+        raise
     job.status, job.data = OpmlImport.Status.DONE, b""
     job.save(update_fields=["status", "data"])
 

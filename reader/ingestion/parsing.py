@@ -30,6 +30,8 @@ feedparser.encodings.lazy_chardet_encoding = charsets.detect
 # Python reads as a number) crashed feedparser's lenient parser, and with it the whole feed.
 _CHAR_REF = re.compile(rb"&#([xX][0-9a-fA-F]+|[0-9]+)")
 _MAX_REF_DIGITS = 8
+# How an XML document starts, in UTF-8 (with or without a byte order mark) or UTF-16.
+_MARKUP_START = (b"<", b"\xef\xbb\xbf<", b"\xff\xfe<\x00", b"\xfe\xff\x00<")
 # The end of an RSS <item> or Atom <entry>, namespaced or not: where a document may be cut after N entries.
 _ENTRY_END = re.compile(rb"</(?:[A-Za-z_][\w.-]*:)?(?:item|entry)\s*>")
 # feedparser rolls an ISO 8601 date's fields over instead of refusing them: "2024-13-45" came out as
@@ -75,11 +77,14 @@ def _impossible_date(written) -> bool:
 def parse(content: bytes, url: str, content_type: str = "", max_entries: int = 500) -> ParsedFeed:
     notes = Notes()
     head = content[:4096].lstrip()
-    if "json" in content_type or head.startswith((b"{", b"\xef\xbb\xbf{")):
+    # The body decides over the server's type: an RSS feed served as application/json was refused whole.
+    markup = head.startswith(_MARKUP_START)
+    if not markup and ("json" in content_type or head.startswith((b"{", b"\xef\xbb\xbf{"))):
         parsed = jsonfeed.parse(content, url, max_entries, notes)
     else:
         content, content_type = charsets.utf8_by_bom(content, content_type)
-        parsed = _parse_xml(content, url, charsets.usable_content_type(content_type, notes), max_entries, notes)
+        parsed = _parse_xml(content, url, charsets.usable_content_type(content_type, notes, content), max_entries,
+                             notes)
     parsed.entries = [_without_controls(entry) for entry in parsed.entries[:max_entries]]
     parsed.problem = "; ".join(p for p in (parsed.problem, str(notes)) if p)
     return _without_controls(parsed)

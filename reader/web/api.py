@@ -132,6 +132,8 @@ def stories(request):
         page = stream.page(request.user, cursor=request.GET.get("cursor"), scope=scope)
     except stream.BadCursor as exc:
         return error("bad_cursor", str(exc), 400)
+    except stream.BadFolder as exc:
+        return error("bad_folder", str(exc), 400)
     except ValueError as exc:
         return error("bad_feed", str(exc), 400)
     return JsonResponse({"stories": [entry_json(e) for e in page.entries], "next_cursor": page.next_cursor})

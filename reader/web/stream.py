@@ -24,6 +24,7 @@ from django.db import connection
 from django.utils.dateparse import parse_datetime
 
 from .. import unread_cache
+from ..ingestion.digits import row_id
 from ..models import Entry, Feed, Rating, Story, Subscription
 from . import search
 
@@ -58,15 +59,22 @@ class Scope:
             raise KeyError(f"unknown filter or sort: {self.filter!r}, {self.sort!r}")
 
 
+class BadFolder(ValueError):
+    """A folder no folder can be named."""
+
+
 def scope_from(data) -> Scope:
     """The view a query string or form asks for (filter, sort, feed, folder, q); unknown filters and sorts fall
-    back to the defaults. ValueError for a feed that cannot be a row id."""
+    back to the defaults. ValueError for a feed that cannot be a row id, a folder that cannot be a name."""
     filter_name, sort, feed = data.get("filter", ""), data.get("sort", ""), data.get("feed", "")
-    if feed and not (feed.isascii() and feed.isdigit() and len(feed) <= 18):
+    if feed and row_id(feed) is None:
         raise ValueError(f"not a feed id: {feed[:40]!r}")
+    folder = data.get("folder")
+    if folder is not None and "\x00" in folder:  # no folder holds one, and PostgreSQL refuses it in a query
+        raise BadFolder(f"not a folder name: {folder[:40]!r}")
     return Scope(filter=filter_name if filter_name in FILTERS else DEFAULT_FILTER,
                  sort=sort if sort in SORTS else DEFAULT_SORT, feed_id=int(feed) if feed else None,
-                 folder=data.get("folder"), search=tuple(search.terms(data.get("q", ""))))
+                 folder=folder, search=tuple(search.terms(data.get("q", ""))))
 
 
 def encode_cursor(*key) -> str:

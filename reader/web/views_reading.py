@@ -27,7 +27,7 @@ def scope_from(data) -> stream.Scope:
     try:
         return stream.scope_from(data)
     except ValueError:
-        raise Http404("No such feed") from None
+        raise Http404("No such feed or folder") from None
 
 
 def query(scope: stream.Scope, **changes) -> str:

@@ -1,6 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from reader.ingestion import crawl
+from reader.ingestion.digits import row_id
 from reader.ingestion.politeness import HostBusy
 from reader.models import Feed
 
@@ -15,7 +16,8 @@ class Command(BaseCommand):
         if feed is None:
             self.stdout.write(f"queued {crawl.queue_due_feeds()} due feed(s)")
             return
-        target = Feed.objects.filter(**({"id": int(feed)} if feed.isdigit() else {"url": feed})).first()
+        # "²" passes str.isdigit() and not int(); 20 digits overflow the column: both were tracebacks.
+        target = Feed.objects.filter(**({"id": row_id(feed)} if row_id(feed) else {"url": feed})).first()
         if target is None:
             raise CommandError(f"no feed {feed!r}")
         try:

@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import check_password, make_password
 from django.db.models import Q
 
+from ...ingestion.digits import row_id
 from ...models import ApiPassword
 
 MIN_LENGTH = 12
@@ -62,10 +63,10 @@ def edit_token(stored: ApiPassword) -> str:
 def stored_for_token(token: str) -> ApiPassword | None:
     """The API password row (with its user) behind an auth token, if the token is current."""
     user_id, _, _ = token.partition("/")
-    if not (user_id.isascii() and user_id.isdigit() and len(user_id) <= 18):
+    if row_id(user_id) is None:
         return None
     stored = (ApiPassword.objects.select_related("user")
-              .filter(Q(user_id=int(user_id)) & Q(user__is_active=True)).first())
+              .filter(Q(user_id=row_id(user_id)) & Q(user__is_active=True)).first())
     if stored is None or not hmac.compare_digest(token.encode(), auth_token(stored).encode()):
         return None
     return stored

@@ -64,7 +64,15 @@ def parameters(request) -> MultiValueDict:
                 raise bad_request(f"Too many form fields (at most {MAX_FIELDS})") from None
         for key, value in pairs:
             merged.setlistdefault(key).append(value)
+    refuse_nul([*merged, *(value for _key, values in merged.lists() for value in values)])
     return merged
+
+
+def refuse_nul(texts) -> None:
+    """400 for a NUL anywhere: no name or value the API keeps can hold one, and PostgreSQL refuses it in any query
+    (a label "a\\x00b" in a stream id was a DataError, a 500, however the call would have ended)."""
+    if any("\x00" in text for text in texts):
+        raise bad_request("Parameters cannot hold NUL characters")
 
 
 UNAUTHORIZED = {"X-Reader-Google-Bad-Token": "true", "WWW-Authenticate": "GoogleLogin"}
@@ -111,6 +119,7 @@ def api_view(*methods: str):
                 if request.method not in methods:
                     raise GReaderError(405, f"Use {' or '.join(methods)}", {"Allow": ", ".join(methods)})
                 params = parameters(request)
+                refuse_nul(kwargs.values())  # a stream id in the path
                 return view(request, authenticate(request, params), params, *args, **kwargs)
             except GReaderError as exc:
                 return exc.response(params)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.http import JsonResponse
 
 from ...ingestion import subscribe as subscribing
+from ...ingestion.digits import row_id
 from ...models import Subscription
 from . import ids
 from .protocol import GReaderError, api_view, bad_request, ok
@@ -40,7 +41,7 @@ def _own(user, stream_id: str) -> Subscription:
     found = None
     if text.startswith("feed/"):
         rest = text[5:]
-        lookup = {"feed_id": int(rest)} if rest.isascii() and rest.isdigit() and len(rest) <= 18 else {"feed__url": rest}
+        lookup = {"feed_id": row_id(rest)} if row_id(rest) is not None else {"feed__url": rest}
         found = user.subscriptions.select_related("feed").filter(**lookup).first()
     if found is None:
         raise GReaderError(404, f"You do not follow {text[:80]!r}")
