@@ -4,7 +4,8 @@
         [--readers N] [--evaluate N] [--jobs N] [--json PATH] [--population FIELD=VALUE ...]
 
 For each setting of the simulation (SETTINGS: the default population; less and more taste shared by all
-readers, narrow and broad readers, text-driven and desk-driven taste, each alone or mixed) and each seed, READERS simulated
+readers, narrow and broad readers, text-driven and desk-driven taste, each alone or mixed; and HELD_OUT, a
+second reader family never tuned on, recommender_clusters.py) and each seed, READERS simulated
 readers vote (the community); for the first EVALUATE of them and each k in KS: retrain on exactly their
 first k ratings, rank the next 50 stories of their stream, and score the ranking against the ratings
 they would give (mean per-reader ROC-AUC). Seeds are split into tuning seeds (what changes were judged
