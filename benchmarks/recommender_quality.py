@@ -4,7 +4,8 @@
         [--readers N] [--evaluate N] [--jobs N] [--json PATH] [--population FIELD=VALUE ...]
 
 For each setting of the simulation (SETTINGS: the default population; less and more taste shared by all
-readers, narrow and broad readers, text-driven and desk-driven taste, each alone or mixed) and each seed, READERS simulated
+readers, narrow and broad readers, text-driven and desk-driven taste, each alone or mixed; and HELD_OUT, a
+second reader family never tuned on, recommender_clusters.py) and each seed, READERS simulated
 readers vote (the community); for the first EVALUATE of them and each k in KS: retrain on exactly their
 first k ratings, rank the next 50 stories of their stream, and score the ranking against the ratings
 they would give (mean per-reader ROC-AUC). Seeds are split into tuning seeds (what changes were judged
@@ -55,6 +56,8 @@ import recommender  # noqa: E402
 import recommender_reuters  # noqa: E402
 from recommender.crowd import CrowdModel  # noqa: E402
 from recommender_protocol import HORIZON, mean_ci, ranked_window  # noqa: E402
+import recommender_clusters  # noqa: E402
+from recommender_clusters import ClusterPopulation  # noqa: E402
 from recommender_simulation import Population, community_votes, simulate  # noqa: E402
 
 KS = (5, 20, 100)
@@ -77,6 +80,13 @@ SETTINGS = {
     "text-driven": ("desk_affinity=0.15", "strength=1.2,3.0"),
     "desk-driven": ("desk_affinity=1.5", "strength=0.3,1.0"),
 }
+# A second, held-out taste model family (recommender_clusters.py: taste in words, held by groups of readers,
+# contrarians, coin-flip ratings and readers who rate mostly what appeals): no model setting was chosen on it,
+# so none of its seeds is a tuning seed. Overrides of recommender_clusters.ClusterPopulation.
+HELD_OUT = {
+    "word-clusters": (),
+}
+FAMILIES = {**{s: Population for s in SETTINGS}, **{s: ClusterPopulation for s in HELD_OUT}}
 RUN_BY_DEFAULT = ("default", "private-narrow-text", "shared-broad-desk")
 TUNING_SEEDS = (1,)
 CHECK_SEEDS = (2,)
@@ -250,21 +260,22 @@ def summary_table(results) -> str:
     return "\n".join(lines)
 
 
-def population_from(overrides: list[str]) -> Population:
-    """Population with FIELD=VALUE overrides; a range is given as LOW,HIGH."""
+def population_from(overrides: list[str], family=Population):
+    """The family's population (Population or ClusterPopulation) with FIELD=VALUE overrides; a range is
+    given as LOW,HIGH."""
     changes = {}
     for override in overrides:
         name, _, value = override.partition("=")
-        if name not in Population.__dataclass_fields__:
-            raise SystemExit(f"unknown population field {name!r}; known: {', '.join(Population.__dataclass_fields__)}")
-        kind = type(getattr(Population(), name))
+        if name not in family.__dataclass_fields__:
+            raise SystemExit(f"unknown {family.__name__} field {name!r}; known: {', '.join(family.__dataclass_fields__)}")
+        kind = type(getattr(family(), name))
         parts = [float(v) for v in value.split(",")]
         if kind is tuple:
-            element = type(getattr(Population(), name)[0])
+            element = type(getattr(family(), name)[0])
             changes[name] = tuple(element(v) for v in parts)
         else:
             changes[name] = kind(parts[0])
-    return Population(**changes)
+    return family(**changes)
 
 
 _SHARED: dict = {}  # the corpus, set once before the runs (forked workers inherit it)
@@ -273,8 +284,12 @@ _SHARED: dict = {}  # the corpus, set once before the runs (forked workers inher
 def run_one(setting: str, seed: int, readers: int, evaluate: int, extra: tuple[str, ...] = ()) -> dict:
     items, concepts, features, corpus = (_SHARED[n] for n in ("items", "concepts", "features", "corpus"))
     started = time.perf_counter()
-    overrides = SETTINGS[setting] + tuple(extra)
-    simulated = simulate(items, concepts, readers, seed, population_from(list(overrides)))
+    overrides = {**SETTINGS, **HELD_OUT}[setting] + tuple(extra)
+    population = population_from(list(overrides), FAMILIES[setting])
+    if setting in HELD_OUT:
+        simulated = recommender_clusters.simulate(items, readers, seed, population)
+    else:
+        simulated = simulate(items, concepts, readers, seed, population)
     evaluation = Evaluation(items, features, simulated, corpus, evaluate).run()
     return {"setting": setting, "overrides": overrides, "seed": seed, "readers": readers,
             "evaluated": len(evaluation.evaluated), "seconds": round(time.perf_counter() - started),
@@ -300,23 +315,26 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true",
                         help="smoke run: tuning seed only, 120 readers voting, 12 evaluated (minutes, wide intervals)")
     parser.add_argument("--settings", default=",".join(RUN_BY_DEFAULT),
-                        help=f"comma-separated, of {', '.join(SETTINGS)} (default: {', '.join(RUN_BY_DEFAULT)})")
+                        help=f"comma-separated, of {', '.join(FAMILIES)} (default: {', '.join(RUN_BY_DEFAULT)}; "
+                             f"{', '.join(HELD_OUT)}: the held-out family)")
     parser.add_argument("--seeds", help="comma-separated (default: tuning seeds, then check seeds)")
     parser.add_argument("--readers", type=int, default=240, help="simulated readers voting")
     parser.add_argument("--evaluate", type=int, default=80, help="of them, how many are ranked for")
     parser.add_argument("--jobs", type=int, default=1, help="runs side by side (the machine's cores are shared)")
     parser.add_argument("--population", action="append", default=[], metavar="FIELD=VALUE",
                         help="override a simulated-reader range in every setting, e.g. noise=0.5,1.5 "
-                             "(fields of recommender_simulation.Population)")
+                             "(fields of recommender_simulation.Population, or of "
+                             "recommender_clusters.ClusterPopulation for the held-out family)")
     args = parser.parse_args(argv)
     settings = args.settings.split(",")
-    if unknown := [s for s in settings if s not in SETTINGS]:
-        raise SystemExit(f"unknown setting(s) {unknown}; known: {', '.join(SETTINGS)}")
+    if unknown := [s for s in settings if s not in FAMILIES]:
+        raise SystemExit(f"unknown setting(s) {unknown}; known: {', '.join(FAMILIES)}")
     seeds = [int(s) for s in args.seeds.split(",")] if args.seeds else list(TUNING_SEEDS + CHECK_SEEDS)
     readers, evaluate = args.readers, args.evaluate
     if args.quick:
         seeds, readers, evaluate = seeds[:1], 120, 12
-    population_from(args.population)  # a typo stops here, not in a worker
+    for family in {FAMILIES[s] for s in settings}:
+        population_from(args.population, family)  # a typo stops here, not in a worker
     started = time.perf_counter()
     items = load_corpus(args.dataset)
     runs = [(setting, seed, readers, evaluate, tuple(args.population)) for seed in seeds for setting in settings]
@@ -326,7 +344,8 @@ def main(argv=None):
           f"ranked for; the next {HORIZON} stories after k ratings; mean per-reader ROC-AUC ± 95% interval; "
           f"tuning seeds {', '.join(map(str, TUNING_SEEDS))}, check seeds {', '.join(map(str, CHECK_SEEDS))}\n")
     for result in results:
-        half = "tuning" if result["seed"] in TUNING_SEEDS else "check" if result["seed"] in CHECK_SEEDS else "other"
+        half = ("held-out family" if result["setting"] in HELD_OUT else "tuning" if result["seed"] in TUNING_SEEDS
+                else "check" if result["seed"] in CHECK_SEEDS else "other")
         print(f"{result['setting']} ({' '.join(result['overrides']) or 'as drawn by default'}), "
               f"seed {result['seed']} ({half}), {result['seconds']} s")
         print(table(result) + "\n")

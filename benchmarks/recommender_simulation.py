@@ -50,7 +50,9 @@ def shared_appeal(concepts: list[tuple[str, ...]], sd: float, rng) -> dict[str, 
     return dict(zip(names, rng.normal(0, sd, len(names))))
 
 
-def make_reader(reader_id, items, concepts, appeal, population: Population, rng) -> Reader:
+def subscribe(items, population, rng) -> tuple[list[str], np.ndarray]:
+    """The desks a reader subscribes to (bigger desks likelier; more added until they carry
+    ``population.min_stream`` stories) and the story positions they carry, in time order."""
     by_desk = Counter(item.desk for item in items)
     names = sorted(by_desk)
     weights = np.sqrt([by_desk[d] for d in names])
@@ -61,7 +63,11 @@ def make_reader(reader_id, items, concepts, appeal, population: Population, rng)
         if sum(by_desk[d] for d in desks) >= population.min_stream:
             break
         desks.append(names[i])
-    stream = np.array([i for i, item in enumerate(items) if item.desk in desks])
+    return desks, np.array([i for i, item in enumerate(items) if item.desk in desks])
+
+
+def make_reader(reader_id, items, concepts, appeal, population: Population, rng) -> Reader:
+    desks, stream = subscribe(items, population, rng)
     seen = Counter(c for i in stream for c in concepts[i])
     pool = sorted(seen)
     p = np.array([seen[c] for c in pool], float)
