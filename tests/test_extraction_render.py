@@ -3,6 +3,7 @@ import lxml.html
 from lxml import etree
 
 from extraction.render import element_text, html_to_text, sanitized_html
+from extraction.sanitize import clean_feed_html
 
 
 def test_blocks_split_paragraphs_and_inline_tags_join():
@@ -61,3 +62,10 @@ def test_ruby_readings_stay_out_of_the_text_and_in_the_html():
 def test_a_fragment_nested_past_the_parser_cap_keeps_its_text():
     # A feed's content of 100,000 nested <div>s: libxml2 stops at 2,048 and dropped the rest.
     assert html_to_text("<div>" * 100_000 + "deep" + "</div>" * 100_000 + "<p>after</p>") == "deep\n\nafter"
+
+
+def test_feed_html_keeps_no_address_whose_scheme_goes_unchecked():
+    html = clean_feed_html('<blockquote cite="javascript:alert(1)">Quoted</blockquote><q cite="https://x.example/">q</q>'
+                           '<ins cite="javascript:x" datetime="2024-01-05">new</ins>')
+    assert "javascript" not in html and "cite=" not in html
+    assert "Quoted" in html and 'datetime="2024-01-05"' in html
