@@ -49,11 +49,13 @@ CASES = {
     "Atom year 1 at +14:00": (atom("0001-01-01T00:00:00+14:00"), {}, "before 1970", lambda s: s.published == EARLIEST),
     # feedparser rolled these over into dates the feed never gave (2025-01-01, 1 March); a story without a
     # date is dated when it is first seen.
-    "Atom date 2024-13-45": (atom("2024-13-45T10:00:00Z"), {}, "no day on the calendar", seen_now),
+    "Atom date 2024-13-45": (atom("2024-13-45T10:00:00Z"), {}, "day on the calendar", seen_now),
     "RSS dc:date 2024-02-30": (rss(item="<dc:date>2024-02-30T00:00:00Z</dc:date>").replace(
-        "<rss ", '<rss xmlns:dc="http://purl.org/dc/elements/1.1/" '), XML, "no day on the calendar",
+        "<rss ", '<rss xmlns:dc="http://purl.org/dc/elements/1.1/" '), XML, "day on the calendar",
                                seen_now),
-    "JSON date 2024-02-30": (jsonfeed(date_published="2024-02-30T00:00:00Z"), JSON, "no day on the calendar",
+    "RSS pubDate in year 0": (rss(item="<pubDate>Sat, 01 Jan 0000 00:00:00 GMT</pubDate>"), XML, "could not be read",
+                              seen_now),
+    "JSON date 2024-02-30": (jsonfeed(date_published="2024-02-30T00:00:00Z"), JSON, "day on the calendar",
                              seen_now),
     "JSON attachments 5": (jsonfeed(attachments=5), JSON, "attachments that are not a list",
                            lambda s: s.enclosures == []),

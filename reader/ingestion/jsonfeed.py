@@ -92,7 +92,7 @@ def _date(value, notes: Notes) -> datetime | None:
         stamp = datetime.fromisoformat(_text(value).strip())
     except ValueError:
         if value:
-            notes.add("a date that is no day on the calendar was dropped")
+            notes.add("a date that could not be read as a day on the calendar was dropped")
         return None
     return sane_date(stamp if stamp.tzinfo else stamp.replace(tzinfo=dt_timezone.utc), notes)
 

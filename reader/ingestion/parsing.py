@@ -53,10 +53,11 @@ def _struct_date(stamp, notes: Notes) -> datetime | None:
 def _entry_date(entry, notes: Notes) -> datetime | None:
     """The entry's published date, else its updated one, each only if it is a day and time on the calendar."""
     for field in ("published", "updated"):
-        if entry.get(f"{field}_parsed"):
-            if not _impossible_date(entry.get(field)):
-                return _struct_date(entry[f"{field}_parsed"], notes)
-            notes.add("a date that is no day on the calendar was dropped")
+        written, stamp = entry.get(field), entry.get(f"{field}_parsed")
+        if stamp and not _impossible_date(written):
+            return _struct_date(stamp, notes)
+        if written or stamp:  # feedparser reads no year 0, nor "next Tuesday"
+            notes.add("a date that could not be read as a day on the calendar was dropped")
     return None
 
 
