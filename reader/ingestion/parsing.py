@@ -53,7 +53,8 @@ def _struct_date(stamp, notes: Notes) -> datetime | None:
 def _entry_date(entry, notes: Notes) -> datetime | None:
     """The entry's published date, else its updated one, each only if it is a day and time on the calendar."""
     for field in ("published", "updated"):
-        written, stamp = entry.get(field), entry.get(f"{field}_parsed")
+        # dict.get: feedparser's own get() answers "updated" with "published" when there is none, and warns.
+        written, stamp = dict.get(entry, field), dict.get(entry, f"{field}_parsed")
         if stamp and not _impossible_date(written):
             return _struct_date(stamp, notes)
         if written or stamp:  # feedparser reads no year 0, nor "next Tuesday"
