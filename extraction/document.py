@@ -4,6 +4,7 @@ from __future__ import annotations
 import codecs
 import re
 import threading
+import warnings
 from functools import lru_cache
 
 import lxml.html
@@ -28,6 +29,13 @@ def _known(name: str | bytes | None) -> str | None:
         return None
 
 
+def _decoded(data: bytes, codec: str, errors: str = "strict") -> str:
+    """data.decode(codec), without the DeprecationWarning unicode_escape gives for each unknown escape it meets."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return data.decode(codec, errors)
+
+
 # Every byte, to try a codec on.
 _ALL_BYTES = bytes(range(256))
 
@@ -39,7 +47,7 @@ def text_codec(name: str) -> str | None:
     a page naming one has mislabelled itself, and the label is ignored."""
     try:
         codec = codecs.lookup(name).name
-        _ALL_BYTES.decode(codec, errors="replace")
+        _decoded(_ALL_BYTES, codec, errors="replace")
     except (LookupError, ValueError, TypeError):  # UnicodeError is a ValueError
         return None
     return codec
@@ -58,7 +66,7 @@ def ascii_compatible(codec: str | None) -> str | None:
     if codec is None:
         return None
     try:
-        same = _MARKUP_BYTES.decode(codec) == _MARKUP_BYTES.decode("ascii")
+        same = _decoded(_MARKUP_BYTES, codec) == _MARKUP_BYTES.decode("ascii")
     except ValueError:
         same = False
     return codec if same else "utf-8"
