@@ -64,7 +64,8 @@ def load(url: str | None, html: str | None) -> Source:
         raise ApiError(exc.kind, FETCH_STATUS.get(exc.kind, 502), fetching.explain(exc, url)) from exc
     except HostBusy as busy:
         retry = max(1, math.ceil(busy.retry_in))
-        raise ApiError("host_busy", 503, f"{busy.host} is busy with other requests from this server; "
+        host = fetching.readable_host(busy.host)
+        raise ApiError("host_busy", 503, f"{host} is busy with other requests from this server; "
                                          f"try again in a few seconds.", {"Retry-After": str(retry)}) from busy
     if response.content_type not in HTML_TYPES:
         raise ApiError("not_html", 415, f"That address is not an HTML page (it is {response.content_type})")
