@@ -112,6 +112,12 @@ def test_upstream_http_error_and_empty_page(server, allow_loopback):
     assert response.status_code == 400  # nothing to extract: no URL and no HTML
 
 
+def test_an_address_of_blanks_asks_for_an_address():
+    response = extract({"url": "   "})
+    assert response.status_code == 400
+    assert response.json()["error"]["message"] == "Give the address of a page, or paste its HTML."
+
+
 def test_clients_over_the_limit_get_429_with_retry_after(settings):
     settings.EXTRACT_RATE_LIMIT = 3
     for _ in range(3):

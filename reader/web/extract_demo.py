@@ -56,7 +56,7 @@ def load(url: str | None, html: str | None) -> Source:
     if html and html.strip():
         check_size(html, settings.EXTRACT_MAX_HTML_BYTES, "Pasted HTML")
         return Source(html, url or None)
-    if not url:
+    if not url or not url.strip():
         raise ApiError("invalid_url", 400, "Give the address of a page, or paste its HTML.")
     try:
         response = fetching.get_now(url.strip(), max_bytes=settings.EXTRACT_MAX_HTML_BYTES)
