@@ -51,7 +51,9 @@
     var status = el("p", { class: "xw-status", role: "status", "aria-live": "polite" });
     var error = el("p", { class: "xw-error", role: "alert", hidden: "" });
     var results = el("div", { class: "xw-results" });
-    var form = el("form", { class: "xw-form", "aria-label": "Extract an article" }, [
+    // novalidate: the browser's own check of a type=url field blocks the request with a bubble that vanishes and
+    // leaves the last answer's error on screen; the server's answer says what is wrong with the address in words.
+    var form = el("form", { class: "xw-form", "aria-label": "Extract an article", novalidate: "" }, [
       el("p", {}, [el("label", { for: id + "-url", text: "Page address" }), url]),
       el("details", {}, [el("summary", { text: "…or paste the page's HTML" }),
         el("label", { for: id + "-html", text: "HTML" }), html]),
