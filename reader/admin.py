@@ -110,8 +110,9 @@ class FeedAdmin(admin.ModelAdmin):
     list_filter = (FailingFilter, FormatFilter, MethodFilter)
     search_fields = ("url", "title")
     ordering = ("-error_count", "title")
-    readonly_fields = ("etag", "last_modified", "last_fetched_at", "locked_until", "error_count", "last_error",
-                       "last_error_at", "failing_since", "notice", "format")
+    # The worker's lock is never the form's: a form loaded before a worker took the lock would free it on save.
+    readonly_fields = ("etag", "last_modified", "last_fetched_at", "locked_until", "locked_by", "error_count",
+                       "last_error", "last_error_at", "failing_since", "notice", "format")
     actions = ["fetch_now"]
 
     def get_queryset(self, request):

@@ -41,3 +41,24 @@ def test_an_address_pasted_without_a_scheme_is_read_as_https(model, rf):
     request.user = User.objects.create_superuser("root", password="pw")
     form = site._registry[model].get_form(request)
     assert form.base_fields["url"].clean("example.org/feed") == "https://example.org/feed"
+
+
+def feed_form(client, feed) -> dict:
+    """The change form's fields as the browser posts them back, from the page the admin loaded."""
+    form = client.get(f"/admin/reader/feed/{feed.id}/change/").context["adminform"].form
+    data = {name: form[name].value() for name in form.fields}
+    stamp = data.pop("next_fetch_at")
+    return {**{k: v for k, v in data.items() if v is not None},
+            "next_fetch_at_0": stamp.strftime("%Y-%m-%d"), "next_fetch_at_1": stamp.strftime("%H:%M:%S")}
+
+
+def test_saving_a_feed_keeps_the_lock_a_worker_took_after_the_form_loaded(client):
+    client.force_login(User.objects.create_superuser("root", password="pw"))
+    feed = Feed.objects.create(url="http://busy.example/feed", title="Busy feed")
+    data = feed_form(client, feed)
+    until = timezone.now() + timedelta(minutes=2)
+    Feed.objects.filter(id=feed.id).update(locked_by="task-7", locked_until=until)
+    response = client.post(f"/admin/reader/feed/{feed.id}/change/", {**data, "title": "Renamed"})
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    feed.refresh_from_db()
+    assert (feed.title, feed.locked_by, feed.locked_until) == ("Renamed", "task-7", until)
