@@ -175,6 +175,12 @@ class RatingAdmin(admin.ModelAdmin):
 class EntryAdmin(admin.ModelAdmin):
     list_display = ("user", "story", "score", "recommended", "read", "saved")
     raw_id_fields = ("story",)
+    # The story's feed, copied for the unread counts: never chosen (the form listed every feed), always the story's.
+    readonly_fields = ("feed",)
+
+    def save_model(self, request, entry, form, change):
+        entry.feed_id = entry.story.feed_id
+        super().save_model(request, entry, form, change)
 
 
 @admin.register(Rule)
