@@ -3,6 +3,8 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from django.contrib.admin import site
@@ -62,3 +64,21 @@ def test_saving_a_feed_keeps_the_lock_a_worker_took_after_the_form_loaded(client
     assert response.status_code == 302, response.context["adminform"].form.errors
     feed.refresh_from_db()
     assert (feed.title, feed.locked_by, feed.locked_until) == ("Renamed", "task-7", until)
+
+
+def test_story_list_never_scans_every_story_for_its_filters(client):
+    client.force_login(User.objects.create_superuser("root", password="pw"))
+    feed = Feed.objects.create(url="http://news.example/feed", title="News")
+    Story.objects.create(feed=feed, guid="old", title="Old story", published=timezone.now() - timedelta(days=30))
+    Story.objects.create(feed=feed, guid="new", title="New story", extraction_method="clump",
+                         extraction_status=Story.Extraction.DONE)
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get("/admin/reader/story/").content.decode()
+    assert "Old story" in page and "New story" in page
+    assert not [q["sql"] for q in queries if "DISTINCT" in q["sql"] or "MIN(" in q["sql"]]
+    week = client.get("/admin/reader/story/", {"published__gte": str(timezone.now() - timedelta(days=7))})
+    assert "New story" in week.content.decode() and "Old story" not in week.content.decode()
+    clump = client.get("/admin/reader/story/?method=clump").content.decode()
+    assert "New story" in clump and "Old story" not in clump
+    pending = client.get("/admin/reader/story/?method=default").content.decode()
+    assert "Old story" in pending and "New story" not in pending
