@@ -82,3 +82,15 @@ def test_story_list_never_scans_every_story_for_its_filters(client):
     assert "New story" in clump and "Old story" not in clump
     pending = client.get("/admin/reader/story/?method=default").content.decode()
     assert "Old story" in pending and "New story" not in pending
+
+
+def test_feed_list_counts_stories_per_listed_feed_without_joining_every_story(client):
+    client.force_login(User.objects.create_superuser("root", password="pw"))
+    busy = Feed.objects.create(url="http://busy.example/feed", title="Busy feed")
+    Feed.objects.create(url="http://quiet.example/feed", title="Quiet feed")
+    Story.objects.bulk_create([Story(feed=busy, guid=str(i), title=f"Story {i}") for i in range(3)])
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get("/admin/reader/feed/?o=10")  # sorted by the stories column, fewest first
+    listed = [(feed.title, feed.story_count) for feed in response.context["cl"].result_list]
+    assert listed == [("Quiet feed", 0), ("Busy feed", 3)]
+    assert not [q["sql"] for q in queries if 'JOIN "reader_story"' in q["sql"]]
