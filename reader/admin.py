@@ -9,6 +9,7 @@ from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.timesince import timesince
+from kombu.exceptions import OperationalError
 
 import extraction
 
@@ -148,8 +149,12 @@ class FeedAdmin(admin.ModelAdmin):
     @admin.action(description="Fetch now")
     def fetch_now(self, request, queryset):
         ids = list(queryset.values_list("id", flat=True))
-        for feed_id in ids:
-            queue.send(queue.FETCH_FEED, feed_id)
+        try:  # now, over one broker connection: a broker that is down is reported here, not as a server error
+            queue.send_each(queue.FETCH_FEED, [(feed_id,) for feed_id in ids])
+        except OperationalError as exc:
+            self.message_user(request, f"Could not queue the fetch: the task broker is unreachable ({exc}).",
+                              messages.ERROR)
+            return
         self.message_user(request, f"Queued {len(ids)} feed(s) for fetching.", messages.SUCCESS)
 
 

@@ -6,10 +6,13 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from kombu.exceptions import OperationalError
 
 from django.contrib.admin import site
 
+from reader import queue
 from reader.models import Feed, Story
+from ui_factories import record_sends
 
 pytestmark = pytest.mark.django_db
 
@@ -94,3 +97,24 @@ def test_feed_list_counts_stories_per_listed_feed_without_joining_every_story(cl
     listed = [(feed.title, feed.story_count) for feed in response.context["cl"].result_list]
     assert listed == [("Quiet feed", 0), ("Busy feed", 3)]
     assert not [q["sql"] for q in queries if 'JOIN "reader_story"' in q["sql"]]
+
+
+@pytest.mark.django_db(transaction=True)  # the action's messages go to the broker as they would in production
+def test_fetch_now_queues_the_feeds_and_says_so_when_the_broker_is_down(client, monkeypatch):
+    client.force_login(User.objects.create_superuser("root", password="pw"))
+    feeds = [Feed.objects.create(url=f"http://site{i}.example/feed", title=f"Feed {i}") for i in range(2)]
+    sent = record_sends(monkeypatch, "reader.tasks.fetch_feed")
+    action = {"action": "fetch_now", "_selected_action": [feed.id for feed in feeds]}
+    response = client.post("/admin/reader/feed/", action, follow=True)
+    assert [str(m) for m in response.context["messages"]] == ["Queued 2 feed(s) for fetching."]
+    assert sorted(sent) == sorted(feed.id for feed in feeds)
+
+    def broker_down(*args, **kwargs):
+        raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(queue.app, "send_task", broker_down)
+    response = client.post("/admin/reader/feed/", action, follow=True)
+    assert response.status_code == 200
+    assert [str(m) for m in response.context["messages"]] == [
+        "Could not queue the fetch: the task broker is unreachable (Error 111 connecting to 127.0.0.1:6379. "
+        "Connection refused.)."]
