@@ -73,13 +73,15 @@
 
     form.addEventListener("submit", function (event) {
       event.preventDefault();
+      if (button.getAttribute("aria-disabled") === "true") return;  // an extraction is under way
       var payload = { method: method.value || undefined, compare: compare.checked };
       if (html.value.trim()) { payload.html = html.value; payload.url = url.value || undefined; }
       else payload.url = url.value.trim();
       error.hidden = true;
       results.replaceChildren();
       status.textContent = "Extracting…";
-      button.disabled = true;
+      // aria-disabled, not disabled: a disabled button drops the keyboard's focus to the page's body.
+      button.setAttribute("aria-disabled", "true");
       var started = performance.now();
       fetch(api, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(payload) })
         .then(function (response) {
@@ -99,7 +101,7 @@
           error.textContent = problem.message;
           error.hidden = false;
         })
-        .finally(function () { button.disabled = false; });
+        .finally(function () { button.removeAttribute("aria-disabled"); });
     });
   }
 
