@@ -8,6 +8,8 @@ from django.db import models
 from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.text import Truncator
 from django.utils.timesince import timesince
 from kombu.exceptions import OperationalError
 
@@ -124,6 +126,7 @@ class FeedAdmin(admin.ModelAdmin):
     readonly_fields = ("etag", "last_modified", "last_fetched_at", "locked_until", "locked_by", "error_count",
                        "last_error", "last_error_at", "failing_since", "notice", "format")
     actions = ["fetch_now"]
+    ERROR_CHARS = 120
 
     def get_queryset(self, request):
         # Counted per listed feed through the (feed, published) index; a join grouped every story at each visit.
@@ -140,7 +143,11 @@ class FeedAdmin(admin.ModelAdmin):
 
     @admin.display(description="last error")
     def last_error_short(self, feed):
-        return feed.last_error[:120]
+        """Cut with an ellipsis, so a cut error does not read as the whole; the whole one shows on hover."""
+        if len(feed.last_error) <= self.ERROR_CHARS:
+            return feed.last_error
+        return format_html('<span title="{}">{}</span>', feed.last_error,
+                           Truncator(feed.last_error).chars(self.ERROR_CHARS))
 
     @admin.display(ordering="failing_since", description="failing for")
     def failing_for(self, feed):

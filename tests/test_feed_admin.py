@@ -118,3 +118,12 @@ def test_fetch_now_queues_the_feeds_and_says_so_when_the_broker_is_down(client, 
     assert [str(m) for m in response.context["messages"]] == [
         "Could not queue the fetch: the task broker is unreachable (Error 111 connecting to 127.0.0.1:6379. "
         "Connection refused.)."]
+
+
+def test_a_long_error_is_cut_with_an_ellipsis_and_shown_whole_on_hover(client):
+    client.force_login(User.objects.create_superuser("root", password="pw"))
+    error = "http://slow.example/feed: " + "the server sent a page of rubbish " * 10 + "at the end"
+    Feed.objects.create(url="http://slow.example/feed", title="Slow feed", error_count=1, last_error=error)
+    page = client.get("/admin/reader/feed/").content.decode()
+    assert f'<span title="{error}">{error[:119]}…</span>' in page
+    assert "at the end</" not in page
