@@ -38,6 +38,9 @@ class FeedForm(forms.ModelForm):
     extraction_method = forms.ChoiceField(choices=method_choices, required=False,
                                           help_text="how this feed's story pages are extracted")
 
+    class Media:
+        css = {"all": ["reader/admin.css"]}
+
     class Meta:
         model = Feed
         fields = "__all__"
