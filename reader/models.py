@@ -156,6 +156,9 @@ class Rating(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "story"], name="rating_unique")]
 
+    def __str__(self) -> str:  # the admin's page titles and breadcrumbs, instead of "Rating object (12)"
+        return f"{self.user} rated {self.story}: {self.get_value_display()}"
+
     @property
     def good(self) -> bool:
         return self.value == self.GOOD
@@ -202,6 +205,9 @@ class Entry(models.Model):
         verbose_name_plural = "entries"
 
     objects = EntryQuerySet.as_manager()
+
+    def __str__(self) -> str:  # the admin's page titles and breadcrumbs, instead of "Entry object (12)"
+        return f"{self.story} in {self.user}'s feed"
 
     def save(self, *args, **kwargs):
         if self.feed_id is None and self.story_id is not None:

@@ -6,6 +6,7 @@ import pytest
 from django.test import Client
 
 import extraction
+from extraction.fetch import FetchError
 from reader.ingestion import fetching
 
 pytestmark = pytest.mark.django_db
@@ -110,6 +111,25 @@ def test_upstream_http_error_and_empty_page(server, allow_loopback):
     assert response.status_code == 502 and "404" in response.json()["error"]["message"]
     response = extract({"html": "   "})
     assert response.status_code == 400  # nothing to extract: no URL and no HTML
+
+
+def test_an_address_typed_without_its_scheme_is_read_as_https(monkeypatch):
+    asked = []
+
+    def get_now(url, **limits):
+        asked.append(url)
+        raise FetchError(FetchError.CONNECTION, f"cannot resolve {url}")
+
+    monkeypatch.setattr(fetching, "get_now", get_now)
+    response = extract({"url": " example.org/news/story "})
+    assert asked == ["https://example.org/news/story"]
+    assert response.json()["error"]["message"] == "Could not reach example.org: no such site (the name does not resolve)."
+
+
+def test_an_address_of_blanks_asks_for_an_address():
+    response = extract({"url": "   "})
+    assert response.status_code == 400
+    assert response.json()["error"]["message"] == "Give the address of a page, or paste its HTML."
 
 
 def test_clients_over_the_limit_get_429_with_retry_after(settings):

@@ -76,3 +76,11 @@ def test_subscribe_form_and_fetch_feed_take_an_idn_feed(server, idn_host, ann, c
     outcome = feeds.refresh(Feed.objects.get(id=feed.id))
     assert outcome.error == "" and outcome.new_story_ids == []
     assert host_headers(server, "/feed.xml") == [f"{PUNYCODE}:{server.port}"] * 2
+
+
+@pytest.mark.django_db
+def test_widget_names_an_idn_host_as_written_when_it_fails(server, idn_host):
+    response = Client().post("/api/extract", json.dumps({"url": idn_url(server, "/gone")}),
+                             content_type="application/json")
+    assert response.status_code == 502
+    assert response.json()["error"]["message"] == f"{HOST} answered 404 (Not Found)."

@@ -44,7 +44,7 @@ def get_now(url: str, timeout: float | None = None, max_bytes: int | None = None
 
 def explain(exc: FetchError, url: str) -> str:
     """What went wrong, for a person: the site's name and the reason, never a library's internals."""
-    host = politeness.host_of(url) or "that address"
+    host = readable_host(politeness.host_of(url)) or "that address"
     if exc.kind == FetchError.CONNECTION:
         return f"Could not reach {host}: {_connection_reason(exc)}."
     if exc.kind == FetchError.HTTP:
@@ -60,6 +60,14 @@ def explain(exc: FetchError, url: str) -> str:
         FetchError.REDIRECTS: f"{host} redirects too many times.",
         FetchError.TLS: f"{host} has no valid secure connection (HTTPS certificate or protocol problem).",
     }.get(exc.kind, f"{host} could not be fetched.")
+
+
+def readable_host(host: str) -> str:
+    """The host as the person wrote it: bücher.example, not the xn--bcher-kva.example that goes on the wire."""
+    try:
+        return host.encode().decode("idna")
+    except UnicodeError:  # a punycode label that does not decode: shown as it is
+        return host
 
 
 def _connection_reason(exc: FetchError) -> str:

@@ -56,19 +56,28 @@ def load(url: str | None, html: str | None) -> Source:
     if html and html.strip():
         check_size(html, settings.EXTRACT_MAX_HTML_BYTES, "Pasted HTML")
         return Source(html, url or None)
-    if not url:
+    if not url or not url.strip():
         raise ApiError("invalid_url", 400, "Give the address of a page, or paste its HTML.")
     try:
-        response = fetching.get_now(url.strip(), max_bytes=settings.EXTRACT_MAX_HTML_BYTES)
+        url = with_scheme(url)
+        response = fetching.get_now(url, max_bytes=settings.EXTRACT_MAX_HTML_BYTES)
     except FetchError as exc:
         raise ApiError(exc.kind, FETCH_STATUS.get(exc.kind, 502), fetching.explain(exc, url)) from exc
     except HostBusy as busy:
         retry = max(1, math.ceil(busy.retry_in))
-        raise ApiError("host_busy", 503, f"{busy.host} is busy with other requests from this server; "
+        host = fetching.readable_host(busy.host)
+        raise ApiError("host_busy", 503, f"{host} is busy with other requests from this server; "
                                          f"try again in a few seconds.", {"Retry-After": str(retry)}) from busy
     if response.content_type not in HTML_TYPES:
         raise ApiError("not_html", 415, f"That address is not an HTML page (it is {response.content_type})")
     return Source(response.content, response.url, response.charset, response.elapsed * 1000)
+
+
+def with_scheme(url: str) -> str:
+    """example.org/story is read as https://example.org/story, as the subscribe form reads an address typed
+    without its scheme; words with spaces are left to be refused as no address."""
+    url = url.strip()
+    return url if "://" in url or len(url.split()) > 1 else f"https://{url}"
 
 
 def well_formed(text: str | None) -> str | None:

@@ -51,7 +51,9 @@
     var status = el("p", { class: "xw-status", role: "status", "aria-live": "polite" });
     var error = el("p", { class: "xw-error", role: "alert", hidden: "" });
     var results = el("div", { class: "xw-results" });
-    var form = el("form", { class: "xw-form", "aria-label": "Extract an article" }, [
+    // novalidate: the browser's own check of a type=url field blocks the request with a bubble that vanishes and
+    // leaves the last answer's error on screen; the server's answer says what is wrong with the address in words.
+    var form = el("form", { class: "xw-form", "aria-label": "Extract an article", novalidate: "" }, [
       el("p", {}, [el("label", { for: id + "-url", text: "Page address" }), url]),
       el("details", {}, [el("summary", { text: "…or paste the page's HTML" }),
         el("label", { for: id + "-html", text: "HTML" }), html]),
@@ -71,13 +73,15 @@
 
     form.addEventListener("submit", function (event) {
       event.preventDefault();
+      if (button.getAttribute("aria-disabled") === "true") return;  // an extraction is under way
       var payload = { method: method.value || undefined, compare: compare.checked };
       if (html.value.trim()) { payload.html = html.value; payload.url = url.value || undefined; }
       else payload.url = url.value.trim();
       error.hidden = true;
       results.replaceChildren();
       status.textContent = "Extracting…";
-      button.disabled = true;
+      // aria-disabled, not disabled: a disabled button drops the keyboard's focus to the page's body.
+      button.setAttribute("aria-disabled", "true");
       var started = performance.now();
       fetch(api, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(payload) })
         .then(function (response) {
@@ -97,7 +101,7 @@
           error.textContent = problem.message;
           error.hidden = false;
         })
-        .finally(function () { button.disabled = false; });
+        .finally(function () { button.removeAttribute("aria-disabled"); });
     });
   }
 

@@ -68,3 +68,19 @@ def test_demo_page_compares_methods_on_pasted_html(page):
     box.get_by_role("button", name="Extract").click()
     expect(box.get_by_role("alert")).to_contain_text("only http:// and https://")
     assert page.js_errors == []
+
+
+def test_a_failure_keeps_the_keyboard_in_place_and_a_bad_address_is_explained_in_the_page(page):
+    page.goto("/extract/")
+    box = widget(page)
+    box.get_by_label("Page address").fill("http://10.20.30.40/private/page")
+    box.get_by_role("button", name="Extract").focus()
+    page.keyboard.press("Enter")
+    expect(box.get_by_role("alert")).to_contain_text("private or local address")
+    expect(box.get_by_role("button", name="Extract")).to_be_focused()  # not dropped to the body while it ran
+    # The browser's own URL check would block this request and leave the answer above on screen.
+    box.get_by_label("Page address").fill("http://[x/")
+    box.get_by_label("Page address").press("Enter")
+    expect(box.get_by_role("alert")).to_contain_text("not a web address this server can fetch")
+    expect(box.get_by_role("button", name="Extract")).to_be_enabled()
+    assert page.js_errors == []
