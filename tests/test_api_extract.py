@@ -126,6 +126,17 @@ def test_an_address_typed_without_its_scheme_is_read_as_https(monkeypatch):
     assert response.json()["error"]["message"] == "Could not reach example.org: no such site (the name does not resolve)."
 
 
+@pytest.mark.parametrize("text", ["0", "news", "two words", "javascript:alert(1)"])
+def test_text_that_is_no_address_with_https_either_is_refused_unfetched(monkeypatch, text):
+    def get_now(url, **limits):  # the fetcher refuses what is not http(s) before any lookup
+        assert "://" not in url, f"{text!r} was fetched as {url}"
+        raise FetchError(FetchError.INVALID_URL, "not an http(s) address")
+
+    monkeypatch.setattr(fetching, "get_now", get_now)
+    response = extract({"url": text})
+    assert response.status_code == 400 and response.json()["error"]["code"] == "invalid_url"
+
+
 def test_an_address_of_blanks_asks_for_an_address():
     response = extract({"url": "   "})
     assert response.status_code == 400

@@ -9,6 +9,8 @@ import time
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import URLValidator
 
 import extraction
 from extraction.fetch import FetchError
@@ -18,6 +20,7 @@ from ..ingestion.politeness import HostBusy
 from .api_errors import ApiError
 
 HTML_TYPES = {"", "text/html", "application/xhtml+xml"}
+_WEB_ADDRESS = URLValidator(schemes=["https"])
 # FetchError kinds -> the HTTP status of our answer. The site's failures (502, 504) are logged as warnings.
 FETCH_STATUS = {
     FetchError.INVALID_URL: 400,
@@ -75,9 +78,16 @@ def load(url: str | None, html: str | None) -> Source:
 
 def with_scheme(url: str) -> str:
     """example.org/story is read as https://example.org/story, as the subscribe form reads an address typed
-    without its scheme; words with spaces are left to be refused as no address."""
+    without its scheme, and by the same test: only text that is then a web address (a host with a dot, no
+    spaces) is read so. Anything else ("0", words) is left to be refused as no address, not fetched."""
     url = url.strip()
-    return url if "://" in url or len(url.split()) > 1 else f"https://{url}"
+    if "://" in url:
+        return url
+    try:
+        _WEB_ADDRESS(f"https://{url}")
+    except ValidationError:
+        return url
+    return f"https://{url}"
 
 
 def well_formed(text: str | None) -> str | None:

@@ -127,6 +127,12 @@ def offline_policy():
     return FetchPolicy(resolver=nowhere)
 
 
+def unreachable(response) -> bool:
+    """The extract API's documented answer when a fuzzed text is a web address (say "a.bc", read as
+    https://a.bc) and offline_policy refuses to reach it: the site's failure, not the server's."""
+    return response.status_code == 502 and response.json()["error"]["code"] == FetchError.CONNECTION
+
+
 def test_json_api(monkeypatch, settings):
     settings.EXTRACT_RATE_LIMIT = 10 ** 9
     monkeypatch.setattr(fetching, "policy", offline_policy)  # a fuzzed URL must never reach DNS
@@ -155,7 +161,7 @@ def test_json_api(monkeypatch, settings):
         ]
         for response in responses:
             statuses[response.status_code] += 1
-            assert response.status_code < 500, response.content[:500]
+            assert response.status_code < 500 or unreachable(response), response.content[:500]
 
     run()
     record("fuzz_api", "Fuzz: JSON API (extract incl. compare = every method, stories, rating/read/save, "
