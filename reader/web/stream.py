@@ -67,13 +67,14 @@ def scope_from(data) -> Scope:
     """The view a query string or form asks for (filter, sort, feed, folder, q); unknown filters and sorts fall
     back to the defaults. ValueError for a feed that cannot be a row id, a folder that cannot be a name."""
     filter_name, sort, feed = data.get("filter", ""), data.get("sort", ""), data.get("feed", "")
-    if feed and row_id(feed) is None:
+    feed_id = row_id(feed) if feed else None
+    if feed and feed_id is None:
         raise ValueError(f"not a feed id: {feed[:40]!r}")
     folder = data.get("folder")
     if folder is not None and "\x00" in folder:  # no folder holds one, and PostgreSQL refuses it in a query
         raise BadFolder(f"not a folder name: {folder[:40]!r}")
     return Scope(filter=filter_name if filter_name in FILTERS else DEFAULT_FILTER,
-                 sort=sort if sort in SORTS else DEFAULT_SORT, feed_id=int(feed) if feed else None,
+                 sort=sort if sort in SORTS else DEFAULT_SORT, feed_id=feed_id,
                  folder=folder, search=tuple(search.terms(data.get("q", ""))))
 
 

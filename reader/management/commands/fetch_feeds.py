@@ -17,7 +17,8 @@ class Command(BaseCommand):
             self.stdout.write(f"queued {crawl.queue_due_feeds()} due feed(s)")
             return
         # "²" passes str.isdigit() and not int(); 20 digits overflow the column: both were tracebacks.
-        target = Feed.objects.filter(**({"id": row_id(feed)} if row_id(feed) else {"url": feed})).first()
+        feed_id = row_id(feed)
+        target = Feed.objects.filter(**({"id": feed_id} if feed_id is not None else {"url": feed})).first()
         if target is None:
             raise CommandError(f"no feed {feed!r}")
         try:

@@ -63,10 +63,11 @@ def edit_token(stored: ApiPassword) -> str:
 def stored_for_token(token: str) -> ApiPassword | None:
     """The API password row (with its user) behind an auth token, if the token is current."""
     user_id, _, _ = token.partition("/")
-    if row_id(user_id) is None:
+    user_id = row_id(user_id)
+    if user_id is None:
         return None
     stored = (ApiPassword.objects.select_related("user")
-              .filter(Q(user_id=row_id(user_id)) & Q(user__is_active=True)).first())
+              .filter(Q(user_id=user_id) & Q(user__is_active=True)).first())
     if stored is None or not hmac.compare_digest(token.encode(), auth_token(stored).encode()):
         return None
     return stored

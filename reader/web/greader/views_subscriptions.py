@@ -41,7 +41,8 @@ def _own(user, stream_id: str) -> Subscription:
     found = None
     if text.startswith("feed/"):
         rest = text[5:]
-        lookup = {"feed_id": row_id(rest)} if row_id(rest) is not None else {"feed__url": rest}
+        feed_id = row_id(rest)
+        lookup = {"feed_id": feed_id} if feed_id is not None else {"feed__url": rest}
         found = user.subscriptions.select_related("feed").filter(**lookup).first()
     if found is None:
         raise GReaderError(404, f"You do not follow {text[:80]!r}")
