@@ -97,8 +97,8 @@ def _walk(body):
 
 
 def _check(url: str) -> str:
-    if unstorable_url(url):
-        return unstorable_url(url)
+    if why := unstorable_url(url):
+        return why
     try:
         _valid_url(url)
     except ValidationError:
