@@ -98,3 +98,12 @@ def test_a_redelivered_identical_item_is_one_story(fetch):
     item = ("Post", "http://blog.example/p", "g", None)
     assert len(fetch(item, item, item).new_story_ids) == 1
     assert fetch(item).new_story_ids == []
+
+
+def test_long_guids_sharing_their_first_thousand_characters_are_two_stories(fetch):
+    """Guids are cut to fit the index; the later story took the earlier one's cut guid and overwrote it."""
+    stem = "tag:blog.example,2026:" + "x" * 1200
+    (first,) = fetch(("Post A", "http://blog.example/a", stem + "/a", None)).new_story_ids
+    (second,) = fetch(("Post B", "http://blog.example/b", stem + "/b", None)).new_story_ids
+    assert first != second and Story.objects.get(id=first).title == "Post A"
+    assert fetch(("Post B", "http://blog.example/b", stem + "/b", None)).new_story_ids == []

@@ -38,7 +38,7 @@ class FetchOutcome:
 def story_fields(entry: ParsedEntry, now: datetime) -> dict:
     text = " ".join(html_to_text(entry.content_html).split())
     return {
-        "guid": _key(entry.guid, 1000),
+        "guid": _stored_guid(entry.guid),
         "url": entry.url[:2000],
         "title": entry.title[:1000],
         "author": entry.author[:500],
@@ -59,6 +59,13 @@ def _key(guid: str, characters: int, max_bytes: int = INDEX_BYTES) -> str:
     guid = guid[:characters]
     data = guid.encode()
     return guid if len(data) <= max_bytes else data[:max_bytes].decode(errors="ignore")
+
+
+def _stored_guid(guid: str) -> str:
+    """The guid, or for one too long to store, its start and a digest of the whole: two long guids that share
+    their first thousand characters are two stories, and the later one must not overwrite the earlier."""
+    key = _key(guid, 1000)
+    return guid if key == guid else f"{_key(guid, 983, INDEX_BYTES - 17)}#{digest(guid)[:16]}"
 
 
 def _enclosure(enclosure: dict) -> dict:
