@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import io
 import json
 import sys
 
@@ -25,12 +26,19 @@ def read_source(source: str, policy: FetchPolicy) -> tuple[bytes, str | None, st
         data = sys.stdin.buffer.read() if source == "-" else open(source, "rb").read()
     except OSError as exc:
         raise ExtractionError(f"cannot read {source}: {exc.strerror or exc}") from exc
-    if data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError) as exc:
-            raise ExtractionError(f"{source}: broken gzip data: {exc}") from exc
-    return data, None, None
+    return (_gunzip(data, source, policy.max_bytes) if data[:2] == b"\x1f\x8b" else data), None, None
+
+
+def _gunzip(data: bytes, source: str, max_bytes: int) -> bytes:
+    """Read at most one byte past the fetch limit: a few KB of gzip can unpack to gigabytes."""
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(data)) as stream:
+            page = stream.read(max_bytes + 1)
+    except (OSError, EOFError) as exc:
+        raise ExtractionError(f"{source}: broken gzip data: {exc}") from exc
+    if len(page) > max_bytes:
+        raise ExtractionError(f"{source}: over {max_bytes} bytes once unzipped, the limit for a page")
+    return page
 
 
 def render(article, fmt: str) -> str:

@@ -19,6 +19,24 @@ def test_text_from_a_gzipped_file(tmp_path, capsys):
     assert out.startswith("River\n\n") and out.count("Volunteers") == 2 and "Home" not in out
 
 
+def test_a_gzip_bomb_is_refused_without_unpacking_it_whole(tmp_path, capsys):
+    """Gzip packs 32 MB of spaces into 32 KB; the CLI unpacked any file whole (a gigabyte took 2 GB of memory)."""
+    path = tmp_path / "bomb.html.gz"
+    with gzip.open(path, "wb", compresslevel=1) as out:
+        out.write(b"<p>")
+        for _ in range(32):
+            out.write(b" " * (1024 * 1024))
+    assert main([str(path)]) == 1
+    assert "once unzipped, the limit for a page" in capsys.readouterr().err
+
+
+def test_broken_gzip_data_is_a_clear_error(tmp_path, capsys):
+    path = tmp_path / "cut.html.gz"
+    path.write_bytes(gzip.compress(PAGE.encode())[:40])
+    assert main([str(path)]) == 1
+    assert "broken gzip data" in capsys.readouterr().err
+
+
 def test_json_with_base_url(tmp_path, capsys):
     path = tmp_path / "page.html"
     path.write_text(PAGE)
