@@ -75,10 +75,6 @@ POSTS = 3
 # How far above the chosen element the box may be that holds it as one of a story's sections.
 SECTION_LEVELS = 4
 SUBHEADING_TAGS = HEADING_TAGS - {"h1"}
-# How far above the chosen element the box may be that holds it as one part of its story,
-# and how much prose that box must hold beside it, as a share of the prose it holds.
-BOX_LEVELS = 4
-BOX_SHARE = 0.5
 
 
 def block_value(block: Block) -> float:
@@ -316,55 +312,6 @@ class Scores:
                     return up
             node = up
         return el
-
-    def story_box(self, el):
-        """The box around ``el``, up to ``BOX_LEVELS`` up and not furniture, of which ``el`` is a
-        part: beside ``el`` it holds paragraphs worth ``BOX_SHARE`` of ``el``'s prose, which run
-        on from ``el``'s with nothing between them but headings and short lines that link
-        nowhere. The narrowing weighs one clump against another and the decay up the tree
-        weighs the box's clumps apart, so a story whose other parts are scattered over small
-        clumps came out as its largest part. A thread of comments, a rail of teasers or another
-        post comes after a line of links (the author, "Reply", a linked headline) or a box the
-        names call furniture, so a box holding one after the story is no story's box. ``el``
-        itself when there is none."""
-        inside = self.prose.get(el, 0.0)
-        wanted = BOX_SHARE * inside
-        parent = self.skeleton.parent
-        ups = []
-        node = el
-        for _ in range(BOX_LEVELS):
-            node = parent.get(node)
-            if node is None or node.tag == "body" or self._strength(node):
-                break
-            ups.append(node)
-        # The page's prose sums bound the paragraphs' prose: the walk through the boxes only
-        # up to the last box that may hold enough of it.
-        reach = max((i + 1 for i, up in enumerate(ups) if self.prose.get(up, 0.0) - inside >= wanted > 0), default=0)
-        found, node, beside, ended = el, el, 0.0, [False, False]  # ended: before, after
-        for up in ups[:reach]:
-            for way, preceding in enumerate((True, False)):
-                for sibling in node.itersiblings(preceding=preceding):
-                    members = list(sibling.iter()) if isinstance(sibling.tag, str) else []
-                    for holder in (reversed(members) if preceding else members):
-                        block = self.blocks.get(holder)
-                        if block is None:
-                            continue
-                        if self._ends_story(holder, block):
-                            ended[way] = True
-                        elif self._paragraph(holder):
-                            if ended[way]:
-                                return found  # paragraphs beyond links: not one story
-                            beside += self.values[holder]
-            node = up
-            if beside >= wanted:
-                found = up
-        return found
-
-    def _ends_story(self, holder, block) -> bool:
-        """A line of links, a linked heading, or text the names call furniture."""
-        if holder.tag in HEADING_TAGS:
-            return block.link_chars > 0
-        return block.link_chars * 2 > block.chars or (self.values[holder] == 0 and block.chars > 2 * block.link_chars)
 
     def _opens_with_subheading(self, box) -> bool:
         """The first block in ``box`` is a subheading (``h2``–``h6``) without links, and no
@@ -779,7 +726,7 @@ def find_article_and_blocks(doc):
     if best is not None and best.tag in PART_TAGS:
         best = scores.story_around(best)
     if best is not None:
-        best = scores.story_box(scores.sections_around(best))
+        best = scores.sections_around(best)
     if best is None:
         # Nothing reads like a story (a page of links, a stub): the whole body is the
         # honest answer; cleaning then decides what survives.
