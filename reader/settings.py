@@ -152,6 +152,8 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 WHITENOISE_USE_FINDERS = DEBUG
+# Database sessions, read by a hand-written query (reader/web/sessions.py: every signed-in page loads one).
+SESSION_ENGINE = "reader.web.sessions"
 
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
