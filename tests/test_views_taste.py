@@ -78,3 +78,15 @@ def test_rules_are_added_validated_and_removed_per_user(ann, client_ann, rescore
     assert client_ann.post(f"/taste/rules/{bobs.id}/delete").status_code == 404
     client_ann.post(f"/taste/rules/{rule.id}/delete")
     assert not Rule.objects.filter(user=ann).exists() and Rule.objects.filter(user=bob).exists()
+
+
+def test_the_rule_form_reads_as_one_sentence(client_ann):
+    """"Always [show] stories with this [word]": the choices continue the labels around them, not "Always always
+    show stories with this Word"."""
+    import re
+
+    html = client_ann.get("/taste/").content.decode()
+    form = html[html.index('class="rule-form"'):]
+    form = form[:form.index("</form>")]
+    options = re.findall(r"<option[^>]*>([^<]*)</option>", form)
+    assert options == ["show", "hide", "word", "author", "tag", "feed"]

@@ -45,8 +45,10 @@ class RuleForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["action"].choices = Rule.Action.choices  # no empty "---------" choice
-        self.fields["kind"].choices = Rule.Kind.choices
+        # No empty "---------" choice; and the bare words, which continue the labels around them into one
+        # sentence ("Always [show] stories with this [word]"), where the models' labels read "Always always show".
+        self.fields["action"].choices = [(action, action) for action in Rule.Action.values]
+        self.fields["kind"].choices = [(kind, kind) for kind in Rule.Kind.values]
 
     def clean_value(self):
         value = " ".join(self.cleaned_data["value"].split())
