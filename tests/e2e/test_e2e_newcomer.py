@@ -119,7 +119,7 @@ def test_on_a_phone_the_feed_list_says_which_time_is_which(page):
 
 
 # WCAG 2.2's 2.5.8: a control (links in running text aside) is at least 24 x 24 CSS px. [(name, width, height)]
-SMALL_TARGETS = """() => [...document.querySelectorAll("button, select, summary, .filters a")]
+SMALL_TARGETS = """() => [...document.querySelectorAll("button, select, summary, .filters a, .tree a")]
   .filter(el => el.getClientRects().length && !el.closest("dialog:not([open]), [hidden]"))
   .map(el => [(el.getAttribute("aria-label") || el.textContent).trim().slice(0, 40), el.getBoundingClientRect()])
   .filter(([, box]) => box.width < 24 || box.height < 24)
@@ -137,7 +137,8 @@ def test_controls_are_big_enough_to_tap_and_say_what_they_do(page, monkeypatch):
     make_entries(reader, make_feed(reader, title="Harbour desk", folder="Local"), [0.93, 0.41], recommended=True)
     log_in(page, "thumbs", "a-long-passphrase-1")
     page.set_viewport_size({"width": 390, "height": 844})
-    for path in ("/?filter=all", "/taste/", "/subscriptions/"):
+    # A folder's view opens the feeds and folders list: its links are stacked, one a line.
+    for path in ("/?filter=all", "/?filter=all&folder=Local", "/taste/", "/subscriptions/"):
         page.goto(path)
         ready(page)
         assert page.evaluate(SMALL_TARGETS) == [], path
