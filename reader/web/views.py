@@ -82,7 +82,11 @@ def add_subscription(request, form):
         form.add_error("url", str(exc))
         return None
     if feed is None:
-        return render(request, "reader/choose_feed.html", {"candidates": candidates, "folder": folder})
+        followed = set(request.user.subscriptions.filter(feed__url__in=[c.url for c in candidates])
+                       .values_list("feed__url", flat=True))
+        return render(request, "reader/choose_feed.html", {
+            "candidates": candidates, "followed": followed, "folder": folder,
+            "first": next((c.url for c in candidates if c.url not in followed), None)})
     if not created:  # nothing new to fetch: the feed is already on its schedule
         messages.info(request, f"You already follow {feed}")
         return redirect("subscriptions")
