@@ -82,6 +82,8 @@ def test_nothing_found_or_bad_address_explains_itself(client_ann, monkeypatch, q
         page = client_ann.post("/subscriptions/", {"url": "javascript:alert(1)"}).content.decode()
     assert "no feed found at" in empty
     assert "errorlist" in page
+    words = client_ann.post("/subscriptions/", {"url": "the harbour news"}).content.decode()
+    assert "Enter a web address, such as example.org or https://example.org/feed.xml" in words  # what to type
     assert not Subscription.objects.exists() and queued == []
 
 

@@ -10,6 +10,8 @@ from ..models import Rule
 
 class SubscribeForm(forms.Form):
     url = forms.URLField(label="Feed or site address", max_length=2000, assume_scheme="https",
+                         error_messages={"invalid": "Enter a web address, such as example.org or "
+                                                    "https://example.org/feed.xml"},
                          widget=forms.URLInput(attrs={"placeholder": "https://example.org/", "autocomplete": "url"}))
     folder = forms.CharField(label="Folder", max_length=200, required=False)
 
