@@ -90,3 +90,16 @@ def test_the_rule_form_reads_as_one_sentence(client_ann):
     form = form[:form.index("</form>")]
     options = re.findall(r"<option[^>]*>([^<]*)</option>", form)
     assert options == ["show", "hide", "word", "author", "tag", "feed"]
+
+
+def test_teach_me_shows_whether_each_story_is_read(ann, client_ann, monkeypatch):
+    """A story already read offers "Mark unread" there as everywhere else, not a "Mark read" that does nothing."""
+    entries = make_entries(ann, make_feed(ann), [0.5, 0.5])
+    entries[0].read = True
+    entries[0].save()
+    monkeypatch.setattr(scores, "teach_me", lambda user_id, k, model: [e.story_id for e in entries], raising=False)
+    html = client_ann.get("/taste/").content.decode()
+    teach = html[html.index('id="teach-title"'):]
+    buttons = [teach[teach.index(f'stories/{e.story_id}/read"'):].split("</button>")[0].rsplit(">", 1)[1]
+               for e in entries]
+    assert buttons == ["Mark unread", "Mark read"]
