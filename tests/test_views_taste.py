@@ -103,3 +103,12 @@ def test_teach_me_shows_whether_each_story_is_read(ann, client_ann, monkeypatch)
     buttons = [teach[teach.index(f'stories/{e.story_id}/read"'):].split("</button>")[0].rsplit(">", 1)[1]
                for e in entries]
     assert buttons == ["Mark unread", "Mark read"]
+
+
+def test_before_any_rating_the_page_says_how_the_feed_is_ranked(client_ann, monkeypatch):
+    """Not "learned from your 0 good and 0 bad ratings": what ranks a new reader's feed, and what to do."""
+    monkeypatch.setattr(scores, "taste_summary", lambda user_id, model: SimpleNamespace(
+        likes=[], dislikes=[], agreement=[], good_ratings=0, bad_ratings=0), raising=False)
+    html = client_ann.get("/taste/").content.decode()
+    assert "0 good and 0 bad" not in html
+    assert "You have not rated a story yet: until you do, your feed is ranked by what other readers" in html
