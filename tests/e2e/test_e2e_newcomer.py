@@ -118,6 +118,27 @@ def test_on_a_phone_the_feed_list_says_which_time_is_which(page):
     assert row.evaluate("tr => getComputedStyle(tr.querySelector('td'), '::before').content") == "none"
 
 
+
+def test_on_a_desktop_the_folders_feed_tables_line_up(page):
+    """Each folder is a table of its own: its columns sat where its own text put them, so Health and Folder moved
+    from one folder to the next, and a short feed name squeezed its address into a few letters a line."""
+    reader = make_user("tables")
+    make_feed(reader, url="https://a.example/feed", title="Alps desk", folder="Hills")
+    broken = make_feed(reader, url="https://harbour.example/news/feed.xml", title="Harbour", folder="Sea")
+    broken.last_error, broken.error_count = "https://harbour.example/news/feed.xml answered HTTP 404", 1
+    broken.save()
+    log_in(page, "tables", "a-long-passphrase-1")
+    page.goto("/subscriptions/")
+    lefts = page.evaluate("""() => [...document.querySelectorAll(".feeds")]
+      .map(table => [...table.querySelectorAll("thead th")].map(th => Math.round(th.getBoundingClientRect().left)))""")
+    assert len(lefts) == 2 and lefts[0] == lefts[1], lefts
+    address = page.locator(".feeds .url", has_text="harbour.example").bounding_box()
+    assert address["width"] >= 200, address  # an address reads in a few lines, not a letter column
+    spilled = page.evaluate("""() => [...document.querySelectorAll(".feeds td, .feeds th")]
+      .filter(cell => cell.scrollWidth > cell.clientWidth + 1).map(cell => cell.textContent.trim().slice(0, 30))""")
+    assert spilled == []  # the error's address and the Unsubscribe button stay inside their columns
+    assert page.js_errors == []
+
 # WCAG 2.2's 2.5.8: a control (links in running text aside) is at least 24 x 24 CSS px. [(name, width, height)]
 SMALL_TARGETS = """() => [...document.querySelectorAll("button, select, summary, .filters a, .tree a")]
   .filter(el => el.getClientRects().length && !el.closest("dialog:not([open]), [hidden]"))
