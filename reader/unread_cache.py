@@ -5,7 +5,8 @@ Counting a user's unread stories by feed reads every unread entry's row in one i
 every page shows the total, so both are cached. The cache is dropped when its facts change: by the
 web when a user marks stories, subscribes or files a feed, and by the worker that stores new entries. With the
 embedded default the cache is per process, so a worker cannot drop the web's copy: there the counts are at most
-TTL seconds late. It lives here, below web and ingestion, so that both can drop it.
+TTL seconds late, except that the pages following a worker's fetches and imports drop the web's copy as they poll.
+It lives here, below web and ingestion, so that both can drop it.
 """
 from __future__ import annotations
 

@@ -75,3 +75,25 @@ def test_a_page_reads_the_cached_counts_once(ann, client_ann, monkeypatch):
     monkeypatch.setattr(unread_cache, "_cached", lambda key, user: reads.append(key) or real(key, user))
     client_ann.get("/?filter=all")
     assert sorted(reads) == [f"feed-list:{ann.pk}", f"unread:{ann.pk}"]  # the nav, the side list and mark all share one
+
+
+def test_the_pages_that_follow_a_workers_fetches_show_its_stories_in_the_counts(ann, client_ann, monkeypatch):
+    """Under the default per-process cache a worker cannot drop the web's copy: the progress and OPML import
+    pages, which a newcomer watches while the worker fetches, drop it, so the next page counts the new stories."""
+    from types import SimpleNamespace
+
+    from reader.ingestion import feeds
+    from reader.models import OpmlImport
+
+    feed = make_feed(ann, url="https://h.example/feed")
+    store(feed, parse(items("a"), feed.url))
+    assert nav_total(client_ann.get("/").content.decode()) == 1  # now cached
+    # The worker's drop of the cache, which in another process leaves the web's copy as it was.
+    monkeypatch.setattr(feeds, "unread_cache", SimpleNamespace(forget=lambda user_ids: None))
+    store(feed, parse(items("a", "b"), feed.url))
+    assert nav_total(client_ann.get("/").content.decode()) == 1  # the web's copy, stale
+    client_ann.get(f"/api/progress?feeds={feed.id}")
+    assert nav_total(client_ann.get("/").content.decode()) == 2
+    store(feed, parse(items("a", "b", "c"), feed.url))
+    job = OpmlImport.objects.create(user=ann, status=OpmlImport.Status.DONE)
+    assert nav_total(client_ann.get(f"/subscriptions/import/{job.id}/").content.decode()) == 3

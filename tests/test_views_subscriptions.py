@@ -3,6 +3,7 @@
 Discovery's answers are stand-ins here (tests/test_feed_discovery.py covers discovery itself), so that these
 tests pin down what the pages do with them.
 """
+import re
 from datetime import timedelta
 
 import pytest
@@ -58,6 +59,21 @@ def test_several_feeds_found_lets_the_user_choose(ann, client_ann, monkeypatch, 
     assert Subscription.objects.get(user=ann).feed.url == "https://site.example/sport.xml"
 
 
+def test_the_feeds_of_a_site_already_followed_are_marked_not_offered(ann, client_ann, monkeypatch, queued):
+    """A site's feed the user follows reads "you follow it" and cannot be picked (it was picked first, to answer
+    "You already follow"); the first one not followed is the choice."""
+    make_feed(ann, url="https://site.example/all.xml", title="Everything")
+    found(monkeypatch, Candidate("https://site.example/all.xml", "Everything", "rss"),
+          Candidate("https://site.example/sport.xml", "Sport only", "rss"))
+    page = client_ann.post("/subscriptions/", {"url": "https://site.example/"}).content.decode()
+    assert re.search(r'value="https://site.example/all.xml" disabled> Everything <small class="url">[^<]*</small> '
+                     r'— you follow it', page)
+    assert 'value="https://site.example/sport.xml" checked>' in page
+    make_feed(ann, url="https://site.example/sport.xml", title="Sport only")
+    page = client_ann.post("/subscriptions/", {"url": "https://site.example/"}).content.decode()
+    assert "You follow all of them." in page and "checked" not in page and ">Subscribe</button>" not in page
+
+
 def test_nothing_found_or_bad_address_explains_itself(client_ann, monkeypatch, queued,
                                                       django_capture_on_commit_callbacks):
     found(monkeypatch)
@@ -66,6 +82,8 @@ def test_nothing_found_or_bad_address_explains_itself(client_ann, monkeypatch, q
         page = client_ann.post("/subscriptions/", {"url": "javascript:alert(1)"}).content.decode()
     assert "no feed found at" in empty
     assert "errorlist" in page
+    words = client_ann.post("/subscriptions/", {"url": "the harbour news"}).content.decode()
+    assert "Enter a web address, such as example.org or https://example.org/feed.xml" in words  # what to type
     assert not Subscription.objects.exists() and queued == []
 
 

@@ -78,3 +78,37 @@ def test_rules_are_added_validated_and_removed_per_user(ann, client_ann, rescore
     assert client_ann.post(f"/taste/rules/{bobs.id}/delete").status_code == 404
     client_ann.post(f"/taste/rules/{rule.id}/delete")
     assert not Rule.objects.filter(user=ann).exists() and Rule.objects.filter(user=bob).exists()
+
+
+def test_the_rule_form_reads_as_one_sentence(client_ann):
+    """"Always [show] stories with this [word]": the choices continue the labels around them, not "Always always
+    show stories with this Word"."""
+    import re
+
+    html = client_ann.get("/taste/").content.decode()
+    form = html[html.index('class="rule-form"'):]
+    form = form[:form.index("</form>")]
+    options = re.findall(r"<option[^>]*>([^<]*)</option>", form)
+    assert options == ["show", "hide", "word", "author", "tag", "feed"]
+
+
+def test_teach_me_shows_whether_each_story_is_read(ann, client_ann, monkeypatch):
+    """A story already read offers "Mark unread" there as everywhere else, not a "Mark read" that does nothing."""
+    entries = make_entries(ann, make_feed(ann), [0.5, 0.5])
+    entries[0].read = True
+    entries[0].save()
+    monkeypatch.setattr(scores, "teach_me", lambda user_id, k, model: [e.story_id for e in entries], raising=False)
+    html = client_ann.get("/taste/").content.decode()
+    teach = html[html.index('id="teach-title"'):]
+    buttons = [teach[teach.index(f'stories/{e.story_id}/read"'):].split("</button>")[0].rsplit(">", 1)[1]
+               for e in entries]
+    assert buttons == ["Mark unread", "Mark read"]
+
+
+def test_before_any_rating_the_page_says_how_the_feed_is_ranked(client_ann, monkeypatch):
+    """Not "learned from your 0 good and 0 bad ratings": what ranks a new reader's feed, and what to do."""
+    monkeypatch.setattr(scores, "taste_summary", lambda user_id, model: SimpleNamespace(
+        likes=[], dislikes=[], agreement=[], good_ratings=0, bad_ratings=0), raising=False)
+    html = client_ann.get("/taste/").content.decode()
+    assert "0 good and 0 bad" not in html
+    assert "You have not rated a story yet: until you do, your feed is ranked by what other readers" in html

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 import extraction
 
+from .. import unread_cache
 from ..models import Entry, Feed, Rating, Story
 from ..ranking import scores
 from . import extract_demo, ratelimit, reading, stream
@@ -201,6 +202,9 @@ def progress(request):
         "failed": bool(f.last_error), "stories": f.stories_total, "extracting": f.stories_pending,
     } for f in feeds]
     done = all(r["fetched"] and not r["extracting"] for r in rows)
+    # The worker storing these stories cannot drop this process's cached counts under the default per-process
+    # cache; the page that watches it does, so the page the user goes to next counts them.
+    unread_cache.forget([request.user.id])
     return JsonResponse({"feeds": rows, "done": done, "summary": progress_summary(rows, done)})
 
 

@@ -10,6 +10,8 @@ from ..models import Rule
 
 class SubscribeForm(forms.Form):
     url = forms.URLField(label="Feed or site address", max_length=2000, assume_scheme="https",
+                         error_messages={"invalid": "Enter a web address, such as example.org or "
+                                                    "https://example.org/feed.xml"},
                          widget=forms.URLInput(attrs={"placeholder": "https://example.org/", "autocomplete": "url"}))
     folder = forms.CharField(label="Folder", max_length=200, required=False)
 
@@ -45,8 +47,10 @@ class RuleForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["action"].choices = Rule.Action.choices  # no empty "---------" choice
-        self.fields["kind"].choices = Rule.Kind.choices
+        # No empty "---------" choice; and the bare words, which continue the labels around them into one
+        # sentence ("Always [show] stories with this [word]"), where the models' labels read "Always always show".
+        self.fields["action"].choices = [(action, action) for action in Rule.Action.values]
+        self.fields["kind"].choices = [(kind, kind) for kind in Rule.Kind.values]
 
     def clean_value(self):
         value = " ".join(self.cleaned_data["value"].split())

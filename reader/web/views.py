@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 
 from extraction.sanitize import clean_feed_html
 
-from .. import queue
+from .. import queue, unread_cache
 from ..ingestion import opml, opml_import as opml_imports, subscribe as subscribing
 from ..models import Entry, OpmlImport, Rating, Rule, Subscription
 from ..ranking import implicit, scores
@@ -82,7 +82,11 @@ def add_subscription(request, form):
         form.add_error("url", str(exc))
         return None
     if feed is None:
-        return render(request, "reader/choose_feed.html", {"candidates": candidates, "folder": folder})
+        followed = set(request.user.subscriptions.filter(feed__url__in=[c.url for c in candidates])
+                       .values_list("feed__url", flat=True))
+        return render(request, "reader/choose_feed.html", {
+            "candidates": candidates, "followed": followed, "folder": folder,
+            "first": next((c.url for c in candidates if c.url not in followed), None)})
     if not created:  # nothing new to fetch: the feed is already on its schedule
         messages.info(request, f"You already follow {feed}")
         return redirect("subscriptions")
@@ -141,6 +145,7 @@ def opml_import(request):
 def opml_import_status(request, import_id):
     job = get_object_or_404(OpmlImport, id=import_id, user=request.user)
     finished = job.status in (OpmlImport.Status.DONE, OpmlImport.Status.FAILED)
+    unread_cache.forget([request.user.id])  # the worker's new subscriptions, as in api.progress
     return render(request, "reader/opml_import.html", {
         "job": job, "finished": finished, "progress": progress_url(job.feed_ids) if job.feed_ids else "",
     })

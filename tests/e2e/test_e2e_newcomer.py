@@ -118,8 +118,29 @@ def test_on_a_phone_the_feed_list_says_which_time_is_which(page):
     assert row.evaluate("tr => getComputedStyle(tr.querySelector('td'), '::before').content") == "none"
 
 
+
+def test_on_a_desktop_the_folders_feed_tables_line_up(page):
+    """Each folder is a table of its own: its columns sat where its own text put them, so Health and Folder moved
+    from one folder to the next, and a short feed name squeezed its address into a few letters a line."""
+    reader = make_user("tables")
+    make_feed(reader, url="https://a.example/feed", title="Alps desk", folder="Hills")
+    broken = make_feed(reader, url="https://harbour.example/news/feed.xml", title="Harbour", folder="Sea")
+    broken.last_error, broken.error_count = "https://harbour.example/news/feed.xml answered HTTP 404", 1
+    broken.save()
+    log_in(page, "tables", "a-long-passphrase-1")
+    page.goto("/subscriptions/")
+    lefts = page.evaluate("""() => [...document.querySelectorAll(".feeds")]
+      .map(table => [...table.querySelectorAll("thead th")].map(th => Math.round(th.getBoundingClientRect().left)))""")
+    assert len(lefts) == 2 and lefts[0] == lefts[1], lefts
+    address = page.locator(".feeds .url", has_text="harbour.example").bounding_box()
+    assert address["width"] >= 150, address  # a few lines, not a letter column (under 110 px before)
+    spilled = page.evaluate("""() => [...document.querySelectorAll(".feeds td, .feeds th")]
+      .filter(cell => cell.scrollWidth > cell.clientWidth + 1).map(cell => cell.textContent.trim().slice(0, 30))""")
+    assert spilled == []  # the error's address and the Unsubscribe button stay inside their columns
+    assert page.js_errors == []
+
 # WCAG 2.2's 2.5.8: a control (links in running text aside) is at least 24 x 24 CSS px. [(name, width, height)]
-SMALL_TARGETS = """() => [...document.querySelectorAll("button, select, summary, .filters a")]
+SMALL_TARGETS = """() => [...document.querySelectorAll("button, select, summary, .filters a, .tree a")]
   .filter(el => el.getClientRects().length && !el.closest("dialog:not([open]), [hidden]"))
   .map(el => [(el.getAttribute("aria-label") || el.textContent).trim().slice(0, 40), el.getBoundingClientRect()])
   .filter(([, box]) => box.width < 24 || box.height < 24)
@@ -137,7 +158,8 @@ def test_controls_are_big_enough_to_tap_and_say_what_they_do(page, monkeypatch):
     make_entries(reader, make_feed(reader, title="Harbour desk", folder="Local"), [0.93, 0.41], recommended=True)
     log_in(page, "thumbs", "a-long-passphrase-1")
     page.set_viewport_size({"width": 390, "height": 844})
-    for path in ("/?filter=all", "/taste/", "/subscriptions/"):
+    # A folder's view opens the feeds and folders list: its links are stacked, one a line.
+    for path in ("/?filter=all", "/?filter=all&folder=Local", "/taste/", "/subscriptions/"):
         page.goto(path)
         ready(page)
         assert page.evaluate(SMALL_TARGETS) == [], path
