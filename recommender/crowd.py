@@ -131,6 +131,11 @@ class CrowdModel:
         """
         if not features:
             return np.zeros(0)
+        if not self._X.nnz:
+            # No feature has min_raters readers behind it, so the fold models are intercepts alone, each fitted
+            # without its own fold's votes: a story's score leant against its votes (a bad vote raised it), and a
+            # new reader's feed put the one other reader's bad-rated stories first. Such a crowd has no view.
+            return np.zeros(len(features))
         X = matrix(features) if X is None else X
         z = np.asarray(X @ self.weights) + self.intercepts  # (stories, folds)
         if self._delta is not None:

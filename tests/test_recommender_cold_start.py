@@ -65,3 +65,19 @@ def test_one_reader_s_votes_never_show_in_another_s_ranking():
 def test_negative_counts_are_refused():
     with pytest.raises(ValueError, match="non-negative"):
         CommunityPrior([(CANDIDATES[0], -1, 2)])
+
+
+def test_one_reader_s_votes_never_rank_a_new_reader_s_feed_through_the_crowd_model():
+    """The demo's second account saw the demo reader's bad-rated stories first ("other readers like stories on
+    this subject"): with no feature behind min_raters readers, each fold model was its intercept alone, fitted
+    without that fold's votes, so a bad vote raised its own story's score."""
+    subjects = ["rocket orbit moon", "carbon ice sea", "derby goal striker", "dunk hoop court", "cup goal keeper",
+                "rebound guard playoff"]
+    rated = [(story(i, feed=f"desk{i}", tags=(f"t{i}",), text=text), int(i < 2), int(i >= 2))
+             for i, text in enumerate(subjects)]
+    community = CommunityPrior(rated).with_crowd_model()
+    stories = [s for s, _, _ in rated]
+    assert not community.topic_log_odds(stories).any()
+    scored = fit([], community=community).score(stories, community=community)
+    assert len({s.score for s in scored}) == 1
+    assert not any(s.reasons for s in scored)
