@@ -30,6 +30,7 @@ class Favicon(RedirectView):
 urlpatterns = [
     path("", views_reading.home, name="home"),
     path("read-all", views_reading.mark_all_read, name="mark_all_read"),
+    path("read-all/undo", views_reading.undo_mark_all_read, name="undo_mark_all_read"),
     path("refresh", views_refresh.refresh, name="refresh"),
     path("stories/<id:story_id>/", views_reading.story, name="story"),
     path("stories/<id:story_id>/read", views_reading.mark_read, name="mark_read"),

@@ -145,6 +145,28 @@ def test_mark_all_read_marks_only_the_view_and_only_what_the_page_knew(ann, clie
     assert Entry.objects.filter(user=ann, read=False).count() == 3  # a bad bound marks nothing
 
 
+def test_mark_all_read_can_be_undone_once_and_only_for_what_it_marked(ann, client_ann):
+    """One key (A) marks a whole view read; a newcomer who pressed it by mistake had no way back."""
+    harbour, alps = two_feeds(ann)
+    Entry.objects.filter(story__title="Harbour 2").update(read=True)  # read before: stays read after the undo
+    other = make_user("bea")
+    theirs = make_entries(other, make_feed(other, url="https://bea.example/feed"), [0.5])[0]
+    html = client_ann.get("/?filter=all&folder=Local").content.decode()
+    upto = re.search(r'name="upto" value="(\d+)"', html).group(1)
+    page = client_ann.post("/read-all", {"filter": "all", "folder": "Local", "upto": upto, "next": "/?folder=Local"},
+                           follow=True).content.decode()
+    assert "Marked 2 stories read" in page and 'action="/read-all/undo"' in page
+    assert client_ann.session["undo_mark_all_read"] and theirs.id not in client_ann.session["undo_mark_all_read"]
+    page = client_ann.post("/read-all/undo", {"next": "/?folder=Local"}, follow=True).content.decode()
+    assert "Marked 2 stories unread again" in page and 'action="/read-all/undo"' not in page
+    unread = set(Entry.objects.filter(user=ann, read=False).values_list("story__title", flat=True))
+    assert unread == {"Harbour 0", "Harbour 1", "Alps 0", "Alps 1"}
+    Entry.objects.filter(user=ann).update(read=True)
+    assert "Marked 0 stories unread again" in client_ann.post("/read-all/undo", follow=True).content.decode()
+    assert client_ann.get("/read-all/undo").status_code == 405
+    assert Entry.objects.filter(user=ann, read=False).count() == 0
+
+
 @pytest.fixture
 def fresh_limits(settings):
     cache.clear()

@@ -7,13 +7,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Max
 
 from .. import unread_cache
 from ..models import Entry, Signal, Story
 from ..ranking import implicit
 from . import stream
+
+# "Mark all as read" can be undone up to this many stories: their ids ride in the session until the undo.
+UNDO_MAX = 2000
 
 
 def unread_total(user) -> int:
@@ -76,12 +79,21 @@ def newest_entry_id() -> int:
     return Entry.objects.aggregate(top=Max("id"))["top"] or 0
 
 
-def mark_all_read(user, scope: stream.Scope, upto: int) -> int:
-    """Mark read every unread entry of the view with an id up to `upto`; returns how many."""
+def mark_all_read(user, scope: stream.Scope, upto: int) -> tuple[int, list[int]]:
+    """Mark read every unread entry of the view with an id up to `upto`: how many, and their ids for an undo (none
+    past UNDO_MAX, which a session would carry on every request)."""
     conditions, params = stream.scope_sql(user.pk, scope)
-    sql = (f"UPDATE {Entry._meta.db_table} SET read = %s WHERE id IN ("
-           f"SELECT e.id FROM {Entry._meta.db_table} e JOIN {Story._meta.db_table} s ON s.id = e.story_id "
-           f"WHERE e.user_id = %s AND e.read = %s AND e.id <= %s {' '.join(conditions)})")
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [True, user.pk, False, upto, *params])
-        return _changed(user, cursor.rowcount)
+    unread = (f"SELECT e.id FROM {Entry._meta.db_table} e JOIN {Story._meta.db_table} s ON s.id = e.story_id "
+              f"WHERE e.user_id = %s AND e.read = %s AND e.id <= %s {' '.join(conditions)}")
+    values = [user.pk, False, upto, *params]
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(f"{unread} LIMIT {UNDO_MAX + 1}", values)
+        ids = [row[0] for row in cursor.fetchall()]
+        cursor.execute(f"UPDATE {Entry._meta.db_table} SET read = %s WHERE id IN ({unread})", [True, *values])
+        count = _changed(user, cursor.rowcount)
+    return count, ids if len(ids) <= UNDO_MAX else []
+
+
+def mark_entries_unread(user, entry_ids: list[int]) -> int:
+    """Undo of mark_all_read: these of the user's entries unread again; returns how many changed."""
+    return _changed(user, Entry.objects.filter(user=user, id__in=entry_ids[:UNDO_MAX], read=True).update(read=False))

@@ -21,6 +21,7 @@ from .views import article_html, safe_next
 
 FILTER_LABELS = {"recommended": "Recommended", "all": "All", "unread": "Unread", "saved": "Saved"}
 SORT_LABELS = {"score": "By score", "newest": "Newest first"}
+UNDO_KEY = "undo_mark_all_read"  # the session's list of entry ids the last "mark all as read" marked
 
 
 def scope_from(data) -> stream.Scope:
@@ -102,6 +103,19 @@ def mark_all_read(request):
     except ValueError:
         upto = 0
     # Clamped both ways: the database overflows past a row id's range at either end.
-    count = reading.mark_all_read(request.user, scope_from(request.POST), max(0, min(upto, MAX_ID)))
-    messages.success(request, f"Marked {count} stor{'y' if count == 1 else 'ies'} read")
+    count, ids = reading.mark_all_read(request.user, scope_from(request.POST), max(0, min(upto, MAX_ID)))
+    request.session[UNDO_KEY] = ids
+    # The tag draws an Undo button beside the message (base.html): one key, A, marks a whole view read.
+    messages.success(request, f"Marked {count} stor{'y' if count == 1 else 'ies'} read",
+                     extra_tags="undo-read" if ids else "")
+    return redirect(safe_next(request))
+
+
+@login_required
+@require_POST
+def undo_mark_all_read(request):
+    """The stories the last "mark all as read" marked, unread again (once)."""
+    ids = [i for i in request.session.pop(UNDO_KEY, []) if isinstance(i, int)]
+    count = reading.mark_entries_unread(request.user, ids)
+    messages.success(request, f"Marked {count} stor{'y' if count == 1 else 'ies'} unread again")
     return redirect(safe_next(request))

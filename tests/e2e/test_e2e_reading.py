@@ -125,6 +125,11 @@ def test_mark_all_refresh_scroll_and_keys(reader):
     page.keyboard.press("A")
     expect(page.locator(".messages")).to_contain_text("Marked 4 stories read")
     assert Entry.objects.filter(read=True).count() == 4 and not Entry.objects.filter(story__feed=alps, read=False)
+    page.locator(".messages").get_by_role("button", name="Undo").click()  # A pressed by mistake
+    expect(page.locator(".messages")).to_contain_text("Marked 4 stories unread again")
+    assert not Entry.objects.filter(read=True).exists()
+    page.keyboard.press("A")
+    expect(page.locator(".messages")).to_contain_text("Marked 4 stories read")
     page.keyboard.press("r")
     expect(page.locator(".messages")).to_contain_text("Fetching 2 feeds now")
     # Mark on scroll: off by default; on, the stories scrolled past are marked read.
