@@ -35,9 +35,10 @@ AGREEMENT_POINTS = 10
 # Kinds of features scaled by their rarity among the community's stories (see _rarity): those with
 # many values of unequal specificity. Tags, feed, author and site name a story's subject or source outright.
 RARITY_KINDS = ("word", "title", "name")
-# Voices the fit may give the kinds instead of features.GROUP_WEIGHTS' own (see _choose_voices), as a factor
-# per kind (KINDS order) on its columns in the fit: every kind equal, and words and title twice as loud as the
-# rest (steps of about two away from the features' own voices, which favour subjects and sources).
+# Voices the fit may give the kinds besides features.GROUP_WEIGHTS' own (see _choose_voices), as a factor per
+# kind (KINDS order) on its columns in the fit: every kind equal, then the text's words and title twice as
+# loud as the rest: each about a step of two from the one before, away from the features' own, which favour
+# subjects and sources.
 EVEN_VOICES = np.array([1 / GROUP_WEIGHTS[kind] for kind in KINDS])
 TEXT_VOICES = EVEN_VOICES * np.array([2.0 if kind in ("word", "title") else 1.0 for kind in KINDS])
 VOICES = (EVEN_VOICES, TEXT_VOICES)
@@ -201,8 +202,6 @@ def _choose_voices(Xc, kinds, scale, extra, y, weight, rated, intercept_prior):
             logits = _held_out(scaled, extra, y, weight, rated, intercept_prior, fitted)
         else:
             logits = (scaled @ w + extra @ e + b)[:rated]
-        if len(choices) == 1:  # nothing to choose (and maybe no rating to judge on)
-            return choice, scaled, fitted, logits
         loss = float(np.mean(np.logaddexp(0, logits) - y[:rated] * logits))
         if best is None or loss < best[0]:
             best = (loss, choice, scaled, fitted, logits)
