@@ -10,7 +10,7 @@ from scipy.special import expit
 from . import explain, implicit, logistic
 from .batch import prepare
 from .community import CommunityPrior
-from .features import GROUP_WEIGHTS, KINDS, StoryFeatures, as_features
+from .features import KINDS, StoryFeatures, as_features
 from .model import AgreementPoint, UserModel
 from .rules import Rule
 from .story import as_utc, clean_text
@@ -32,16 +32,9 @@ FOLDS = 5
 MAX_WEIGHTS = 4000
 NAMES_KEPT = 30
 AGREEMENT_POINTS = 10
-# Kinds of features scaled by their rarity among the community's stories (see _rarity): those with
+# Kinds of features scaled by their rarity among the community's stories (see _rarity_scaled): those with
 # many values of unequal specificity. Tags, feed, author and site name a story's subject or source outright.
 RARITY_KINDS = ("word", "title", "name")
-# Voices the fit may give the kinds besides features.GROUP_WEIGHTS' own (see _choose_voices), as a factor per
-# kind (KINDS order) on its columns in the fit: every kind equal, then the text's words and title twice as
-# loud as the rest: each about a step of two from the one before, away from the features' own, which favour
-# subjects and sources.
-EVEN_VOICES = np.array([1 / GROUP_WEIGHTS[kind] for kind in KINDS])
-TEXT_VOICES = EVEN_VOICES * np.array([2.0 if kind in ("word", "title") else 1.0 for kind in KINDS])
-VOICES = (EVEN_VOICES, TEXT_VOICES)
 
 
 def _design(batch, subscribed):
@@ -59,8 +52,8 @@ def _design(batch, subscribed):
     return columns, kinds, Xc, extra, batch.extras(subscribed, new=True)
 
 
-def _rarity(columns, kinds, community) -> np.ndarray:
-    """A factor per column: how rare its feature is among the community's stories (1 without one).
+def _rarity_scaled(Xc, columns, kinds, community):
+    """Xc with each column scaled by how rare its feature is among the community's stories, and the scales.
 
     A word used by few stories says more about what a story is about than one used by most (as in TF-IDF):
     fitted on scaled columns, a rare feature costs less ridge for the same effect, so with many ratings
@@ -70,10 +63,10 @@ def _rarity(columns, kinds, community) -> np.ndarray:
     """
     scale = np.ones(len(columns))
     if community is None:
-        return scale
+        return Xc, scale
     scaled_kinds = np.isin(kinds, [KINDS.index(kind) for kind in RARITY_KINDS])
     scale[scaled_kinds] = community.rarity(columns[scaled_kinds], kinds[scaled_kinds])
-    return scale
+    return sparse.csr_matrix((Xc.data * scale[Xc.indices], Xc.indices, Xc.indptr), shape=Xc.shape), scale
 
 
 def _solve(Xc, extra, y, intercept_prior, start=None, weight=None):
@@ -151,61 +144,31 @@ def _merge_private_columns(Xc):
     return merged, expand, compress
 
 
-def _held_out(Xc, extra, y, weight, rated, intercept_prior, fitted) -> np.ndarray:
-    """Each rating's logit by a model that did not see it (leave-one-out for five or fewer ratings, else
-    FOLDS folds), each fold's fit started from the ``fitted`` model on all ratings, which is close to it
-    (about a third fewer Hessian products). The first ``rated`` rows are the ratings; the rest are implicit
-    signals, which every fold trains on and none is judged on (they are not what the reader would rate)."""
-    folds = np.r_[np.arange(rated) % min(rated, FOLDS), np.full(len(y) - rated, -1)]
-    held_out = np.empty(rated)
-    for k in np.unique(folds[:rated]):
-        train, test = folds != k, folds == k
-        w, e, b = _solve(Xc[train], extra[train], y[train], intercept_prior, fitted, weight[train])
-        held_out[test[:rated]] = Xc[test] @ w + extra[test] @ e + b
-    return held_out
+def _recall_cutoff(Xc, extra, y, weight, rated, logits, intercept_prior, fitted) -> float:
+    """Log-odds cut-off that keeps TARGET_RECALL of good stories, judged on held-out scores.
 
-
-def _recall_cutoff(y, rated, logits, fitted) -> float:
-    """Log-odds cut-off that keeps TARGET_RECALL of good stories among ``logits`` (held-out ones up to
-    CROSS_VALIDATE_UP_TO ratings: in-sample scores of a handful of ratings are far too sure of themselves,
-    and a cut-off set on them hides most good stories)."""
+    In-sample scores of a handful of ratings are far too sure of themselves: a cut-off set on them
+    hides most good stories. Up to CROSS_VALIDATE_UP_TO ratings each rating is scored by a model
+    that did not see it (leave-one-out for very few, else FOLDS folds), each started from the
+    ``fitted`` model on all ratings, which is close to it (about a third fewer Hessian products).
+    The first ``rated`` rows are the ratings; the rest are implicit signals, which every fold trains
+    on and none is judged on (they are not what the reader would rate).
+    """
     if not y[:rated].any():
         # No liked story to set a recall on: recommend only what some evidence beyond the feed choice (the
         # crowd, or features the user rated bad) pushes above a subscribed story's neutral score by at
         # least a reason's worth, so a new reader's feed is not "recommended" wholesale.
         w, e, b = fitted
         return float(b + e[-1] + explain.MIN_CONTRIBUTION)
+    if rated <= CROSS_VALIDATE_UP_TO:
+        folds = np.r_[np.arange(rated) % min(rated, FOLDS), np.full(len(y) - rated, -1)]
+        held_out = np.empty(rated)
+        for k in np.unique(folds[:rated]):
+            train, test = folds != k, folds == k
+            w, e, b = _solve(Xc[train], extra[train], y[train], intercept_prior, fitted, weight[train])
+            held_out[test[:rated]] = Xc[test] @ w + extra[test] @ e + b
+        logits = held_out
     return float(np.quantile(logits[:rated][y[:rated] == 1], 1 - TARGET_RECALL))
-
-
-def _choose_voices(Xc, kinds, scale, extra, y, weight, rated, intercept_prior):
-    """The fit under the kinds' voices (the features' own, or one of VOICES) whose held-out ratings it
-    predicts best: (column factors, Xc scaled by them, fitted (w, e, b), the ratings' logits for the cut-off).
-
-    Which kinds carry a reader's taste is the reader's. Tags, desk and names speak loudest in the features
-    because news taste is mostly about subjects and sources; with few ratings the ridge makes the fit spend
-    them on the loud kinds first, which serves such a reader and fails one whose taste is in the words of
-    the text (on the held-out reader family, per-user TF-IDF regression beat ours there). The held-out
-    logits the cut-off needs anyway say which voices serve this reader (mean log-loss; the features' own
-    win ties). Above CROSS_VALIDATE_UP_TO ratings, or with one class only, the features' own are kept.
-    ``scale``: the columns' rarity factors, which every choice keeps.
-    """
-    choices = [scale]
-    if rated <= CROSS_VALIDATE_UP_TO and 0 < y[:rated].sum() < rated:
-        choices += [scale * voices[kinds] for voices in VOICES]
-    best = None
-    for choice in choices:
-        scaled = sparse.csr_matrix((Xc.data * choice[Xc.indices], Xc.indices, Xc.indptr), shape=Xc.shape)
-        fitted = _solve(scaled, extra, y, intercept_prior, weight=weight)
-        w, e, b = fitted
-        if rated <= CROSS_VALIDATE_UP_TO and y[:rated].any():
-            logits = _held_out(scaled, extra, y, weight, rated, intercept_prior, fitted)
-        else:
-            logits = (scaled @ w + extra @ e + b)[:rated]
-        loss = float(np.mean(np.logaddexp(0, logits) - y[:rated] * logits))
-        if best is None or loss < best[0]:
-            best = (loss, choice, scaled, fitted, logits)
-    return best[1:]
 
 
 def _agreement(features, y, logits, threshold) -> tuple[AgreementPoint, ...]:
@@ -247,10 +210,10 @@ def fit(ratings: Iterable[tuple[object, bool]], subscribed_feeds: Iterable = (),
     intercept_prior = float(np.log(base / (1 - base)))
     batch = prepare(features, community)
     columns, kinds, Xc, extra, new = _design(batch, subscribed)
-    scale = _rarity(columns, kinds, community)
-    scale, Xc, (w, e, b), held_out = _choose_voices(Xc, kinds, scale, extra, y, weight, rated, intercept_prior)
-    threshold = _recall_cutoff(y, rated, held_out, (w, e, b))
+    Xc, scale = _rarity_scaled(Xc, columns, kinds, community)
+    w, e, b = _solve(Xc, extra, y, intercept_prior, weight=weight if weak else None)
     logits = Xc @ w + extra @ e + b
+    threshold = _recall_cutoff(Xc, extra, y, weight, rated, logits, intercept_prior, (w, e, b))
     e = _new_story_topic(Xc, new, y, weight, (w, e, b))
     w = w * scale  # weights of the stories' own feature values
     keep = np.sort(_strongest(np.abs(w), MAX_WEIGHTS))
