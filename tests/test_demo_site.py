@@ -111,6 +111,11 @@ def test_home_page_advertises_every_desk_feed(site):
         assert fetch(href)[0] == 200
 
 
+def test_the_icon_browsers_ask_for_is_no_content_not_a_404(site):
+    """Every browser asks a site for /favicon.ico; the 404 showed as an error in its console."""
+    assert fetch(f"{site.base_url}/favicon.ico")[0] == 204
+
+
 @pytest.mark.parametrize("desk", [slug for slug, _ in DESKS])
 def test_feed_parses_and_carries_only_the_teaser(site, desk):
     status, headers, body = fetch(f"{site.base_url}/feeds/{desk}.xml")

@@ -65,6 +65,11 @@ def _media(stories, base, slug, index):
                     story["published"])
 
 
+def _no_icon(stories, base):
+    # Browsers ask every site for one; a 404 shows as an error in their console, "no content" does not.
+    return Response(HTTPStatus.NO_CONTENT, b"", "image/x-icon")
+
+
 def _info(stories, base, name):
     if name not in INFO_PAGES:
         return None
@@ -78,4 +83,5 @@ _ROUTES = [
     (re.compile(r"/stories/([a-z0-9-]+)\.html"), _story),
     (re.compile(r"/media/([a-z0-9-]+)-(\d{1,3})\.svg"), _media),
     (re.compile(r"/info/([a-z]+)\.html"), _info),
+    (re.compile(r"/favicon\.ico"), _no_icon),
 ]
