@@ -61,9 +61,7 @@ def _place(el, root, places: dict) -> tuple:
         node = node.getparent()
     else:
         holder, linked, depth = None, False, 0
-    # In place: the reversed() builtin costs more than the rest of a short chain's walk.
-    chain.reverse()
-    for member in chain:
+    for member in reversed(chain):
         depth += 1
         tag = member.tag
         linked = linked or tag == "a"

@@ -127,10 +127,8 @@ _XML_DECLARATION = re.compile(r"\s*<\?xml[^>]*>")
 _LOCAL = threading.local()
 # What an lxml element refuses to hold as text: C0 controls but tab and line breaks,
 # lone surrogates and the two non-characters U+FFFE, U+FFFF (UTF-8 bytes EF BF BE/BF).
-# Bytes as ints: ``int in bytes`` goes straight to memchr, where a one-byte bytes is first
-# tried as an int, which raises and clears a TypeError inside CPython on every test.
-_CONTROL_BYTES = (*range(0, 9), 11, 12, *range(14, 32))
-_NONCHARACTER_LEAD = 0xEF
+_CONTROL_BYTES = tuple(bytes([byte]) for byte in (*range(0, 9), 11, 12, *range(14, 32)))
+_NONCHARACTER_LEAD = b"\xef"
 _NONCHARACTER_BYTES = re.compile(b"\xef\xbf[\xbe\xbf]")
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 # Character references ("&#12;") put the same characters back while parsing. Read from
@@ -165,13 +163,11 @@ def _xml_safe(data: bytes) -> bool:
 def _refers_to_control(markup: str | bytes) -> bool:
     # A regex's search for "&#" steps through the page byte by byte; the "#"s, a hundred
     # or two a page, are found by memchr (a find of one character) in half the time.
-    # The character before each "#" is read by a slice, not by startswith, whose arguments
-    # CPython parses from a format string on every call.
     reference = _CHAR_REF[type(markup)]
     hash_sign, ampersand = _HASH_AMPERSAND[type(markup)]
     at = markup.find(hash_sign, 1)
     while at >= 0:
-        if markup[at - 1:at] == ampersand and (match := reference.match(markup, at)):
+        if markup.startswith(ampersand, at - 1) and (match := reference.match(markup, at)):
             ref = match.group(1)
             code = int(ref[1:], 16) if ref[:1] in ("x", "X", b"x", b"X") else int(ref)
             if code < 0x110000 and _CONTROL.match(chr(code)):
