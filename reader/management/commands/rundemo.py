@@ -159,8 +159,10 @@ class Command(BaseCommand):
             for child in children:
                 if child.poll() is None:
                     child.send_signal(signal.SIGTERM)
+            deadline = time.monotonic() + 15  # one grace period for all, not 15 s each in turn
             for child in children:
                 try:
-                    child.wait(15)
+                    child.wait(max(0.0, deadline - time.monotonic()))
                 except subprocess.TimeoutExpired:
                     child.kill()
+                    child.wait()
