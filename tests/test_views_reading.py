@@ -167,6 +167,30 @@ def test_mark_all_read_can_be_undone_once_and_only_for_what_it_marked(ann, clien
     assert Entry.objects.filter(user=ann, read=False).count() == 0
 
 
+def test_undo_restores_exactly_what_mark_all_read_changed_when_another_request_writes_meanwhile(ann, client_ann):
+    """Under PostgreSQL's read committed, a story marked unread by another request (another tab, the sync API) after
+    the ids were listed and before the update was marked read but not listed: 'Marked 3 stories read', then
+    'Marked 2 stories unread again', and that story stayed read. The ids are now what the update itself returns,
+    so no write falls between (the one below then never runs)."""
+    harbour, _ = two_feeds(ann)
+    Entry.objects.filter(story__title="Harbour 2").update(read=True)
+
+    def other_request(execute, sql, params, many, context):
+        result = execute(sql, params, many, context)
+        if sql.lstrip().upper().startswith("SELECT E.ID"):  # the ids listed, the update not yet run
+            Entry.objects.filter(story__title="Harbour 2").update(read=False)
+        return result
+
+    with connection.execute_wrapper(other_request):
+        client_ann.post("/read-all", {"filter": "all", "folder": "Local", "upto": "999999"})
+    page = client_ann.get("/").content.decode()
+    marked = int(re.search(r"Marked (\d+) stories read", page).group(1))
+    assert marked == len(client_ann.session["undo_mark_all_read"])
+    undone = client_ann.post("/read-all/undo", follow=True).content.decode()
+    assert f"Marked {marked} stories unread again" in undone
+    assert Entry.objects.filter(story__feed=harbour, read=False).count() == marked
+
+
 @pytest.fixture
 def fresh_limits(settings):
     cache.clear()
