@@ -9,7 +9,7 @@ from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
-from reader.web import stream
+from reader.web import reading, stream
 from reader.models import Entry, Feed, Story
 from ui_factories import (ann, client_ann, make_entries, make_feed, make_story, make_user,  # noqa: F401
                           record_sends)
@@ -165,6 +165,16 @@ def test_mark_all_read_can_be_undone_once_and_only_for_what_it_marked(ann, clien
     assert "Marked 0 stories unread again" in client_ann.post("/read-all/undo", follow=True).content.decode()
     assert client_ann.get("/read-all/undo").status_code == 405
     assert Entry.objects.filter(user=ann, read=False).count() == 0
+
+
+def test_past_undo_max_every_story_is_counted_and_no_undo_offered(ann, client_ann, monkeypatch):
+    """Only the first UNDO_MAX + 1 ids are kept (a sync client may mark a whole backlog); the rest are counted."""
+    monkeypatch.setattr(reading, "UNDO_MAX", 3)
+    two_feeds(ann)
+    page = client_ann.post("/read-all", {"filter": "all", "upto": "999999"}, follow=True).content.decode()
+    assert "Marked 5 stories read" in page and 'action="/read-all/undo"' not in page
+    assert client_ann.session["undo_mark_all_read"] == []
+    assert not Entry.objects.filter(user=ann, read=False).exists()
 
 
 def test_undo_restores_exactly_what_mark_all_read_changed_when_another_request_writes_meanwhile(ann, client_ann):

@@ -90,8 +90,9 @@ def mark_all_read(user, scope: stream.Scope, upto: int) -> tuple[int, list[int]]
            f"WHERE e.user_id = %s AND e.read = %s AND e.id <= %s {' '.join(conditions)}) RETURNING id")
     with connection.cursor() as cursor:
         cursor.execute(sql, [True, False, user.pk, False, upto, *params])
-        ids = [row[0] for row in cursor.fetchall()]
-    return _changed(user, len(ids)), ids if len(ids) <= UNDO_MAX else []
+        ids = [row[0] for row in cursor.fetchmany(UNDO_MAX + 1)]
+        count = len(ids) + sum(1 for _ in cursor)  # the rest counted, not kept (a sync client's whole backlog)
+    return _changed(user, count), ids if len(ids) <= UNDO_MAX else []
 
 
 def mark_entries_unread(user, entry_ids: list[int]) -> int:
