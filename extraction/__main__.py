@@ -6,6 +6,7 @@ import gzip
 import io
 import json
 import sys
+import zlib
 
 from .article import ExtractionError
 from .fetch import FetchError, FetchPolicy, fetch, parse_networks
@@ -34,7 +35,7 @@ def _gunzip(data: bytes, source: str, max_bytes: int) -> bytes:
     try:
         with gzip.GzipFile(fileobj=io.BytesIO(data)) as stream:
             page = stream.read(max_bytes + 1)
-    except (OSError, EOFError) as exc:
+    except (OSError, EOFError, zlib.error) as exc:  # zlib.error: a damaged block inside a sound header
         raise ExtractionError(f"{source}: broken gzip data: {exc}") from exc
     if len(page) > max_bytes:
         raise ExtractionError(f"{source}: over {max_bytes} bytes once unzipped, the limit for a page")

@@ -4,6 +4,8 @@ import io
 import json
 import sys
 
+import pytest
+
 from extraction.__main__ import main
 
 PARA = "Volunteers cleaned the river banks on Saturday and collected more than two tonnes of waste. "
@@ -30,9 +32,11 @@ def test_a_gzip_bomb_is_refused_without_unpacking_it_whole(tmp_path, capsys):
     assert "once unzipped, the limit for a page" in capsys.readouterr().err
 
 
-def test_broken_gzip_data_is_a_clear_error(tmp_path, capsys):
-    path = tmp_path / "cut.html.gz"
-    path.write_bytes(gzip.compress(PAGE.encode())[:40])
+@pytest.mark.parametrize("damage", [lambda data: data[:40], lambda data: data[:10] + b"\xff" * 20 + data[30:]],
+                         ids=["cut", "bad deflate block"])  # the second was zlib.error, a traceback
+def test_broken_gzip_data_is_a_clear_error(tmp_path, capsys, damage):
+    path = tmp_path / "broken.html.gz"
+    path.write_bytes(damage(gzip.compress(PAGE.encode())))
     assert main([str(path)]) == 1
     assert "broken gzip data" in capsys.readouterr().err
 

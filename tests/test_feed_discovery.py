@@ -3,9 +3,10 @@ import json
 
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
 
 from reader.models import Subscription
-from reader.ingestion.discovery import Candidate, DiscoveryError, discover
+from reader.ingestion.discovery import MAX_CANDIDATES, Candidate, DiscoveryError, discover
 from reader.ingestion.subscribe import subscribe, subscribe_typed
 
 pytestmark = pytest.mark.django_db
@@ -95,3 +96,17 @@ def test_a_feed_address_too_long_to_store_is_passed_over_and_said(server, allow_
     beside = server.add("/beside/", page(f'<link rel="alternate" type="application/rss+xml" href="{href}">'
                                          '<link rel="alternate" type="application/atom+xml" href="/good.atom">'))
     assert discover(beside) == [Candidate(server.url("/good.atom"), "", "atom")]
+
+
+def test_a_page_listing_thousands_of_feeds_offers_the_first_few(server, allow_loopback):
+    """A page's links are its author's: one listing 70,000 feeds (4 MB, under the fetch limit) made a choice page of
+    70,000 buttons, and the lookup of those the user follows passed 70,000 parameters, over PostgreSQL's 65,535: a
+    500. A person picks from the first MAX_CANDIDATES, in the page's order."""
+    links = "".join(f'<link rel="alternate" type="application/rss+xml" href="/f{n}">' for n in range(70_000))
+    url = server.add("/many/", page(links))
+    found = discover(url)
+    assert [c.url for c in found] == [server.url(f"/f{n}") for n in range(MAX_CANDIDATES)]
+    client = Client()
+    client.force_login(User.objects.create_user("ann"))
+    choice = client.post("/subscriptions/", {"url": url})
+    assert choice.status_code == 200 and choice.content.decode().count('type="radio"') == MAX_CANDIDATES

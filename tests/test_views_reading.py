@@ -9,7 +9,7 @@ from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
-from reader.web import stream
+from reader.web import reading, stream
 from reader.models import Entry, Feed, Story
 from ui_factories import (ann, client_ann, make_entries, make_feed, make_story, make_user,  # noqa: F401
                           record_sends)
@@ -165,6 +165,40 @@ def test_mark_all_read_can_be_undone_once_and_only_for_what_it_marked(ann, clien
     assert "Marked 0 stories unread again" in client_ann.post("/read-all/undo", follow=True).content.decode()
     assert client_ann.get("/read-all/undo").status_code == 405
     assert Entry.objects.filter(user=ann, read=False).count() == 0
+
+
+def test_past_undo_max_every_story_is_counted_and_no_undo_offered(ann, client_ann, monkeypatch):
+    """Only the first UNDO_MAX + 1 ids are kept (a sync client may mark a whole backlog); the rest are counted."""
+    monkeypatch.setattr(reading, "UNDO_MAX", 3)
+    two_feeds(ann)
+    page = client_ann.post("/read-all", {"filter": "all", "upto": "999999"}, follow=True).content.decode()
+    assert "Marked 5 stories read" in page and 'action="/read-all/undo"' not in page
+    assert client_ann.session["undo_mark_all_read"] == []
+    assert not Entry.objects.filter(user=ann, read=False).exists()
+
+
+def test_undo_restores_exactly_what_mark_all_read_changed_when_another_request_writes_meanwhile(ann, client_ann):
+    """Under PostgreSQL's read committed, a story marked unread by another request (another tab, the sync API) after
+    the ids were listed and before the update was marked read but not listed: 'Marked 3 stories read', then
+    'Marked 2 stories unread again', and that story stayed read. The ids are now what the update itself returns,
+    so no write falls between (the one below then never runs)."""
+    harbour, _ = two_feeds(ann)
+    Entry.objects.filter(story__title="Harbour 2").update(read=True)
+
+    def other_request(execute, sql, params, many, context):
+        result = execute(sql, params, many, context)
+        if sql.lstrip().upper().startswith("SELECT E.ID"):  # the ids listed, the update not yet run
+            Entry.objects.filter(story__title="Harbour 2").update(read=False)
+        return result
+
+    with connection.execute_wrapper(other_request):
+        client_ann.post("/read-all", {"filter": "all", "folder": "Local", "upto": "999999"})
+    page = client_ann.get("/").content.decode()
+    marked = int(re.search(r"Marked (\d+) stories read", page).group(1))
+    assert marked == len(client_ann.session["undo_mark_all_read"])
+    undone = client_ann.post("/read-all/undo", follow=True).content.decode()
+    assert f"Marked {marked} stories unread again" in undone
+    assert Entry.objects.filter(story__feed=harbour, read=False).count() == marked
 
 
 @pytest.fixture

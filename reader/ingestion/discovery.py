@@ -34,6 +34,9 @@ FEED_TYPES = {
 }
 COMMON_PATHS = ("/feed", "/rss", "/feed.xml", "/rss.xml", "/atom.xml", "/index.xml", "/feed.json",
                 "/feeds/posts/default", "/?feed=rss2")
+# The most feeds of one page a person is offered to choose from, in the page's order. The links are the page author's:
+# one listing 70,000 made a choice page as long, and looking up which of them the user follows was a 500.
+MAX_CANDIDATES = 100
 
 
 class DiscoveryError(Exception):
@@ -86,6 +89,8 @@ def _alternates(response) -> list[Candidate]:
             url = absolute_url(base, link.get("href"), ignored, "feed")
             if url:
                 found.setdefault(url, Candidate(url, " ".join((link.get("title") or "").split()), kind))
+            if len(found) == MAX_CANDIDATES:
+                break
     return list(found.values())
 
 
