@@ -1,7 +1,10 @@
 """System checks: settings that would only fail later, in a worker, are refused at start-up."""
+import sqlite3
+
 from django.conf import settings
 from django.core.checks import Error, register
 from django.core.checks import Warning as CheckWarning
+from django.db import connection
 
 import extraction
 from extraction.fetch import parse_networks
@@ -35,3 +38,12 @@ def feed_lock_outlasts_a_fetch(app_configs, **kwargs):
     return [CheckWarning(f"FEED_LOCK_SECONDS={settings.FEED_LOCK_SECONDS} is not above fetch_feed's hard time "
                          f"limit ({fetch_feed.time_limit} s): a slow fetch's feed may be fetched twice at once",
                          id="reader.W001")]
+
+
+@register()
+def sqlite_returns_rows(app_configs, **kwargs):
+    """"Mark all as read" keeps, for its undo, the ids its UPDATE returns (RETURNING): SQLite has it from 3.35."""
+    if connection.vendor != "sqlite" or sqlite3.sqlite_version_info >= (3, 35):
+        return []
+    return [Error(f"SQLite {sqlite3.sqlite_version} is older than 3.35, which the reader needs (UPDATE ... RETURNING)",
+                  hint="use a Python built with a newer SQLite, or PostgreSQL (DATABASE_URL)", id="reader.E003")]

@@ -1,7 +1,9 @@
 """Unread counts, one feed or folder as a view, newest first, read/unread, mark all read, refresh now (issue 19),
 and no state change on GET (issue 16, finding 14)."""
 import re
+import sqlite3
 from datetime import timedelta
+from types import SimpleNamespace
 
 import pytest
 from django.core.cache import cache
@@ -175,6 +177,18 @@ def test_past_undo_max_every_story_is_counted_and_no_undo_offered(ann, client_an
     assert "Marked 5 stories read" in page and 'action="/read-all/undo"' not in page
     assert client_ann.session["undo_mark_all_read"] == []
     assert not Entry.objects.filter(user=ann, read=False).exists()
+
+
+def test_an_sqlite_without_returning_is_refused_at_start_up(monkeypatch):
+    """Mark all as read uses UPDATE ... RETURNING, which SQLite before 3.35 fails: a 500 at the first use."""
+    from reader import checks
+
+    monkeypatch.setattr(checks, "connection", SimpleNamespace(vendor="sqlite"))
+    assert checks.sqlite_returns_rows(None) == [] or sqlite3.sqlite_version_info < (3, 35)
+    monkeypatch.setattr(sqlite3, "sqlite_version_info", (3, 34, 1))
+    assert [error.id for error in checks.sqlite_returns_rows(None)] == ["reader.E003"]
+    monkeypatch.setattr(checks, "connection", SimpleNamespace(vendor="postgresql"))
+    assert checks.sqlite_returns_rows(None) == []
 
 
 def test_undo_restores_exactly_what_mark_all_read_changed_when_another_request_writes_meanwhile(ann, client_ann):
