@@ -85,9 +85,8 @@ def test_a_request_whose_turn_is_too_far_gets_its_booking_back(make_gate, tmp_pa
 
 
 @pytest.mark.parametrize("make_gate", GATES)
-def test_a_crashed_holder_frees_its_connection_when_the_lease_ends(make_gate, tmp_path, monkeypatch):
-    monkeypatch.setattr(politeness, "LEASE", 1.0)
-    gate, host = make_gate(tmp_path), f"{uuid.uuid4().hex}.example"
+def test_a_crashed_holder_frees_its_connection_when_the_lease_ends(make_gate, tmp_path):
+    gate, host = make_gate(tmp_path, lease=1.0), f"{uuid.uuid4().hex}.example"
     bookings = [gate.book(host)[0] for _ in range(3)]
     time.sleep(2 * DELAY + 0.05)
     assert gate.try_acquire(host, bookings[0])[0]  # never released
@@ -138,3 +137,13 @@ def test_booking_several_turns_at_once_keeps_the_calendar(make_gate, tmp_path):
     turns = gate.bookings(host, 4)
     assert [b - turns[0][0] for b, _ in turns] == [0, 300, 600, 900]
     assert abs(gate.book(host)[1] - 4 * DELAY) < 0.05  # the next single booking comes after all four
+
+
+def test_a_lease_outlives_the_fetch_deadline_by_the_margin_and_no_more(settings):
+    """A fixed 120 s lease kept a host blocked for two minutes after a worker died mid-fetch."""
+    settings.FETCH_TIMEOUT = 5.0
+    politeness.gate.cache_clear()
+    try:
+        assert politeness.gate().lease == 5.0 + politeness.LEASE_MARGIN
+    finally:
+        politeness.gate.cache_clear()

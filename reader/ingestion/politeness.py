@@ -28,7 +28,10 @@ from extraction.fetch import ascii_host
 from .locked_json import locked_json
 
 POLL = 0.05  # how soon to ask again when every connection to the host is in use
-LEASE = 120.0  # longer than any fetch may take (FETCH_TIMEOUT), so a live fetch keeps its slot
+# A lease outlives the fetch's own deadline (FETCH_TIMEOUT) by this much: a live fetch keeps its slot, and a worker
+# killed mid-fetch frees it soon after. A fixed 120 s kept a host blocked for two minutes after a kill -9 (the drill
+# "kill -9 the whole worker mid page task" took 129 s to recover, against 36 s when no lease was held).
+LEASE_MARGIN = 10.0
 
 
 def host_of(url: str) -> str:
@@ -48,8 +51,9 @@ class HostBusy(Exception):
 
 
 class Gate:
-    def __init__(self, max_connections: int, min_delay: float, exempt: frozenset = frozenset()):
-        self.max_connections, self.min_delay, self.exempt = max_connections, min_delay, exempt
+    def __init__(self, max_connections: int, min_delay: float, exempt: frozenset = frozenset(),
+                 lease: float = 30.0 + LEASE_MARGIN):
+        self.max_connections, self.min_delay, self.exempt, self.lease = max_connections, min_delay, exempt, lease
 
     def book(self, host: str, count: int = 1) -> tuple[int, float]:
         """Book the host's next count free starts; returns (first booking, seconds from now until it).
@@ -160,7 +164,7 @@ class RedisGate(Gate):
     def try_acquire(self, host, booking):
         token = uuid.uuid4().hex
         waited = self.acquire_script(keys=[self._key(host, "leases"), self._key(host, "started")],
-                                     args=[token, booking, self.max_connections, int(LEASE * 1000),
+                                     args=[token, booking, self.max_connections, int(self.lease * 1000),
                                            int(self.min_delay * 1000)])
         if waited == 0:
             return token, 0.0
@@ -201,7 +205,7 @@ class FileGate(Gate):
             if len(state["leases"]) >= self.max_connections:
                 return None, POLL
             token = uuid.uuid4().hex
-            state["leases"][token] = now + int(LEASE * 1000)
+            state["leases"][token] = now + int(self.lease * 1000)
             state["started"] = now
             return token, 0.0
 
@@ -218,7 +222,8 @@ def shared_redis_url() -> str:
 
 @lru_cache(maxsize=1)
 def gate() -> Gate:
-    limits = (settings.POLITE_MAX_CONNECTIONS, settings.POLITE_MIN_DELAY, frozenset(settings.POLITE_EXEMPT_HOSTS))
+    limits = (settings.POLITE_MAX_CONNECTIONS, settings.POLITE_MIN_DELAY, frozenset(settings.POLITE_EXEMPT_HOSTS),
+              settings.FETCH_TIMEOUT + LEASE_MARGIN)
     redis_url = shared_redis_url()
     if redis_url:
         return RedisGate(redis_url, *limits)
