@@ -61,11 +61,15 @@ def _key(guid: str, characters: int, max_bytes: int = INDEX_BYTES) -> str:
     return guid if len(data) <= max_bytes else data[:max_bytes].decode(errors="ignore")
 
 
+def _marked(guid: str, distinct: str) -> str:
+    """A key made distinct: the guid's start and a digest of `distinct`, together within the stored key's bounds."""
+    return f"{_key(guid, 983, INDEX_BYTES - 17)}#{digest(distinct)[:16]}"
+
+
 def _stored_guid(guid: str) -> str:
     """The guid, or for one too long to store, its start and a digest of the whole: two long guids that share
     their first thousand characters are two stories, and the later one must not overwrite the earlier."""
-    key = _key(guid, 1000)
-    return guid if key == guid else f"{_key(guid, 983, INDEX_BYTES - 17)}#{digest(guid)[:16]}"
+    return guid if _key(guid, 1000) == guid else _marked(guid, guid)
 
 
 def _enclosure(enclosure: dict) -> dict:
@@ -93,7 +97,7 @@ def _distinct(feed: Feed, items: list[dict]) -> list[dict]:
         for item in group:
             if item is not holder:
                 distinct = item["link_hash"] + (item["title"] if links[item["link_hash"]] > 1 else "")
-                item["guid"] = f"{_key(guid, 983, INDEX_BYTES - 17)}#{digest(distinct)[:16]}"
+                item["guid"] = _marked(guid, distinct)
     return [item for group in groups.values() for item in group.values()]
 
 
