@@ -52,8 +52,9 @@ class HostBusy(Exception):
 
 class Gate:
     def __init__(self, max_connections: int, min_delay: float, exempt: frozenset = frozenset(),
-                 lease: float = 30.0 + LEASE_MARGIN):
-        self.max_connections, self.min_delay, self.exempt, self.lease = max_connections, min_delay, exempt, lease
+                 lease: float | None = None):
+        self.max_connections, self.min_delay, self.exempt = max_connections, min_delay, exempt
+        self.lease = settings.FETCH_TIMEOUT + LEASE_MARGIN if lease is None else lease  # seconds
 
     def book(self, host: str, count: int = 1) -> tuple[int, float]:
         """Book the host's next count free starts; returns (first booking, seconds from now until it).
@@ -222,8 +223,7 @@ def shared_redis_url() -> str:
 
 @lru_cache(maxsize=1)
 def gate() -> Gate:
-    limits = (settings.POLITE_MAX_CONNECTIONS, settings.POLITE_MIN_DELAY, frozenset(settings.POLITE_EXEMPT_HOSTS),
-              settings.FETCH_TIMEOUT + LEASE_MARGIN)
+    limits = (settings.POLITE_MAX_CONNECTIONS, settings.POLITE_MIN_DELAY, frozenset(settings.POLITE_EXEMPT_HOSTS))
     redis_url = shared_redis_url()
     if redis_url:
         return RedisGate(redis_url, *limits)
