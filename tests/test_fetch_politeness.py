@@ -147,3 +147,14 @@ def test_a_lease_outlives_the_fetch_deadline_by_the_margin_and_no_more(settings)
         assert politeness.gate().lease == 5.0 + politeness.LEASE_MARGIN
     finally:
         politeness.gate.cache_clear()
+
+
+@pytest.mark.parametrize("make_gate", GATES)
+@pytest.mark.parametrize("timeout", [float("inf"), 1e300])
+def test_a_fetch_deadline_of_inf_or_1e300_still_gives_a_lease_that_can_be_taken(make_gate, tmp_path, settings,
+                                                                                timeout):
+    settings.FETCH_TIMEOUT = timeout
+    gate, host = make_gate(tmp_path), f"{uuid.uuid4().hex}.example"
+    assert gate.lease == politeness.LEASE_MAX
+    with gate.slot(host, max_wait=1.0):
+        pass

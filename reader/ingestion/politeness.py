@@ -32,6 +32,9 @@ POLL = 0.05  # how soon to ask again when every connection to the host is in use
 # killed mid-fetch frees it soon after. A fixed 120 s kept a host blocked for two minutes after a kill -9 (the drill
 # "kill -9 the whole worker mid page task" took 129 s to recover, against 36 s when no lease was held).
 LEASE_MARGIN = 10.0
+# ...and lasts at most an hour: FETCH_TIMEOUT may be inf (no deadline) or 1e300, which as milliseconds overflowed
+# the lease's arithmetic and Redis's expiry, failing every fetch.
+LEASE_MAX = 3600.0
 
 
 def host_of(url: str) -> str:
@@ -54,7 +57,7 @@ class Gate:
     def __init__(self, max_connections: int, min_delay: float, exempt: frozenset = frozenset(),
                  lease: float | None = None):
         self.max_connections, self.min_delay, self.exempt = max_connections, min_delay, exempt
-        self.lease = settings.FETCH_TIMEOUT + LEASE_MARGIN if lease is None else lease  # seconds
+        self.lease = min(settings.FETCH_TIMEOUT + LEASE_MARGIN, LEASE_MAX) if lease is None else lease  # seconds
 
     def book(self, host: str, count: int = 1) -> tuple[int, float]:
         """Book the host's next count free starts; returns (first booking, seconds from now until it).
